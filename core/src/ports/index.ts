@@ -1,0 +1,5 @@
+export type { Clock } from './clock.js';
+export type { Random } from './random.js';
+export type { Mailer, MailMessage } from './mailer.js';
+export type { BlobStore, StoredBlob } from './blob-store.js';
+export type { ReceiptSink } from './receipt-sink.js';
