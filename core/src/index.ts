@@ -1,1 +1,3 @@
 export * from './ports/index.js';
+export * from './errors.js';
+export * from './schemas/index.js';
