@@ -24,6 +24,22 @@ export const ApprovalDecision = z.enum(['approved', 'rejected', 'escalated']);
 /** single_flag is deliberately absent: a single flag is a run-level finding, not an incident. */
 export const IncidentKind = z.enum(['rogue', 'dark', 'policy_violation', 'recurring_flag']);
 export const Role = z.enum(['owner', 'member']);
+/** Kinds a client may post as JSON evidence (SPEC.md names note, text, url "and similar"). */
+export const EvidenceTextKind = z.enum(['note', 'text', 'url', 'log', 'json']);
+/** Every stored evidence kind: the JSON kinds plus `file` for multipart uploads. */
+export const EvidenceKind = z.enum([...EvidenceTextKind.options, 'file']);
+/** Comparison operators of the `compare` rule. */
+export const CompareOp = z.enum(['eq', 'ne', 'lt', 'lte', 'gt', 'gte']);
+/** Codes of LedgerVerifyResult.errors (DESIGN.md section 7). */
+export const LedgerErrorCode = z.enum([
+  'hash_mismatch',
+  'parent_mismatch',
+  'seq_gap',
+  'seq_duplicate',
+  'id_mismatch',
+  'field_mismatch',
+  'bad_genesis',
+]);
 
 export const JobType = z.enum([
   'inference',
@@ -59,6 +75,10 @@ export type RuleSeverity = z.infer<typeof RuleSeverity>;
 export type ApprovalDecision = z.infer<typeof ApprovalDecision>;
 export type IncidentKind = z.infer<typeof IncidentKind>;
 export type Role = z.infer<typeof Role>;
+export type EvidenceTextKind = z.infer<typeof EvidenceTextKind>;
+export type EvidenceKind = z.infer<typeof EvidenceKind>;
+export type CompareOp = z.infer<typeof CompareOp>;
+export type LedgerErrorCode = z.infer<typeof LedgerErrorCode>;
 export type JobType = z.infer<typeof JobType>;
 export type JobStatus = z.infer<typeof JobStatus>;
 export type RouterReceiptType = z.infer<typeof RouterReceiptType>;

@@ -1,0 +1,3 @@
+export { BUILTIN_FLIGHT_SHEETS } from './builtin.js';
+export { flightSheetContent, flightSheetSha256 } from './sha256.js';
+export { validateFlightSheetInput } from './validate.js';

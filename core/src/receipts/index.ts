@@ -1,0 +1,9 @@
+export { RunReceiptPayload } from './payload.js';
+export {
+  mintReceipt,
+  nextLink,
+  type ChainHead,
+  type MintInput,
+  type MintedReceipt,
+} from './mint.js';
+export { shareToken, shareUrl, pdfUrl } from './share.js';

@@ -1,0 +1,15 @@
+export {
+  RunState,
+  RunEvent,
+  RUN_TRANSITIONS,
+  nextRunState,
+  assertCanChangeInputs,
+  afterInputChange,
+  assertCanAudit,
+  afterAudit,
+  assertCanGrade,
+  assertCanFinalize,
+  assertCanApprove,
+  assertCanMint,
+  type RunDecision,
+} from './lifecycle.js';

@@ -1,0 +1,1 @@
+export { tierOf, TIER_WEIGHT } from './tier-of.js';

@@ -1,0 +1,1 @@
+export { computeVerdict } from './compute.js';
