@@ -1,1 +1,2 @@
 export * from './enums.js';
+export * from './identity.js';
