@@ -1,1 +1,3 @@
-export {};
+export * from './sqlite/index.js';
+export * from './mail/index.js';
+export { cryptoRandom, systemClock } from './system.js';

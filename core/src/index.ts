@@ -10,3 +10,6 @@ export * from './receipts/index.js';
 export * from './router/index.js';
 export * from './leases/index.js';
 export * from './secrets/index.js';
+export * from './sdk.js';
+export * from './identity/index.js';
+export * from './projects/index.js';

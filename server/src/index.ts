@@ -1,1 +1,3 @@
-export {};
+export { loadConfig, ConfigError, type ServerConfig } from './config.js';
+export { startServer, type RunningServer, type StartOptions } from './start.js';
+export { JWT_AUDIENCE, JWT_ISSUER } from './http/jwt.js';

@@ -3,3 +3,4 @@ export type { Random } from './random.js';
 export type { Mailer, MailMessage } from './mailer.js';
 export type { BlobStore, StoredBlob } from './blob-store.js';
 export type { ReceiptSink } from './receipt-sink.js';
+export type * from './storage.js';

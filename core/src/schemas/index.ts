@@ -8,3 +8,4 @@ export * from './receipt.js';
 export * from './ledger.js';
 export * from './incident.js';
 export * from './evidence.js';
+export * from './identity.js';

@@ -1,13 +1,13 @@
-import type { Random } from '../ports/index.js';
 import { hashSecret, newSecret } from './secret.js';
 
 /** Every plaintext API key starts with this, so leaked keys are easy to recognise and scan for. */
 export const API_KEY_PREFIX = 'rlk_';
 
-/** key_id: 16 lowercase hex characters (64 random bits), never containing the `_` separator. */
-export const API_KEY_ID = /^[0-9a-f]{16}$/;
-/** The secret part: base64url of at least 32 bytes. */
-const API_KEY_SECRET = /^[A-Za-z0-9_-]{43,}$/;
+/** key_id: `key_` and 26 base32 characters (the project's id format), never containing `_` after the tag. */
+export const API_KEY_ID = /^key_[a-z2-7]{26}$/;
+const API_KEY = /^rlk_(key_[a-z2-7]{26})_([A-Za-z0-9_-]{43})$/;
+/** Shown in lists to tell keys apart: `rlk_key_` and 8 characters of the public key id, nothing secret. */
+const DISPLAY_PREFIX_LENGTH = 16;
 
 export interface ParsedApiKey {
   key_id: string;
@@ -17,42 +17,30 @@ export interface ParsedApiKey {
 export interface NewApiKey extends ParsedApiKey {
   /** The plaintext `rlk_<key_id>_<secret>`, shown once. */
   key: string;
-  /** What storage keeps: SHA-256 hex of the whole plaintext key. */
-  key_hash: string;
-  /** The non-secret display prefix stored with the record, `rlk_<key_id>`. */
+  /** What storage keeps: SHA-256 hex of the secret part. */
+  secret_hash: string;
+  /** The non-secret display prefix stored with the record. */
   prefix: string;
-}
-
-export function newApiKeyId(random: Random): string {
-  return Buffer.from(random.bytes(8)).toString('hex');
 }
 
 export function formatApiKey(keyId: string, secret: string): string {
   return `${API_KEY_PREFIX}${keyId}_${secret}`;
 }
 
-export function apiKeyPrefix(keyId: string): string {
-  return `${API_KEY_PREFIX}${keyId}`;
+/** Splits `rlk_<key_id>_<secret>`; null for anything else (the caller answers 401). */
+export function parseApiKey(text: unknown): ParsedApiKey | null {
+  const match = typeof text === 'string' ? API_KEY.exec(text) : null;
+  return match ? { key_id: match[1]!, secret: match[2]! } : null;
 }
 
-/**
- * Splits `rlk_<key_id>_<secret>`; null for anything else (the caller answers 401).
- * The secret may itself contain `_` (base64url), so the split is at the first `_` after the key id.
- */
-export function parseApiKey(text: string): ParsedApiKey | null {
-  if (!text.startsWith(API_KEY_PREFIX)) return null;
-  const rest = text.slice(API_KEY_PREFIX.length);
-  const cut = rest.indexOf('_');
-  if (cut < 0) return null;
-  const keyId = rest.slice(0, cut);
-  const secret = rest.slice(cut + 1);
-  if (!API_KEY_ID.test(keyId) || !API_KEY_SECRET.test(secret)) return null;
-  return { key_id: keyId, secret };
-}
-
-export function newApiKey(random: Random): NewApiKey {
-  const keyId = newApiKeyId(random);
+export function newApiKey(keyId: string, random: Parameters<typeof newSecret>[0]): NewApiKey {
   const secret = newSecret(random);
   const key = formatApiKey(keyId, secret);
-  return { key_id: keyId, secret, key, key_hash: hashSecret(key), prefix: apiKeyPrefix(keyId) };
+  return {
+    key_id: keyId,
+    secret,
+    key,
+    secret_hash: hashSecret(secret),
+    prefix: key.slice(0, DISPLAY_PREFIX_LENGTH),
+  };
 }

@@ -2,9 +2,7 @@ export { MIN_SECRET_BYTES, newSecret, hashSecret, constantTimeEqual } from './se
 export {
   API_KEY_PREFIX,
   API_KEY_ID,
-  newApiKeyId,
   formatApiKey,
-  apiKeyPrefix,
   parseApiKey,
   newApiKey,
   type ParsedApiKey,

@@ -1,0 +1,2 @@
+export { consoleMailer } from './console.js';
+export { smtpMailer } from './smtp.js';

@@ -1,0 +1,2 @@
+export { openSqliteStorage, type SqliteStorageOptions } from './storage.js';
+export { migrations } from './migrations.js';

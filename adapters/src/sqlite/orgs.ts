@@ -1,0 +1,17 @@
+import type { OrgRecord, OrgsRepository } from '@runledger/core';
+import type { Sql } from './connection.js';
+
+export function orgsRepository(sql: Sql): OrgsRepository {
+  return {
+    async insert(org) {
+      await sql.run('INSERT INTO orgs (id, name, created_at) VALUES (?, ?, ?)', [
+        org.id,
+        org.name,
+        org.created_at,
+      ]);
+    },
+    async byId(id) {
+      return (await sql.get<OrgRecord>('SELECT * FROM orgs WHERE id = ?', [id])) ?? null;
+    },
+  };
+}

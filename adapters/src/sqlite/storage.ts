@@ -1,0 +1,40 @@
+import type { Repositories, Storage } from '@runledger/core';
+import { apiKeysRepository } from './api-keys.js';
+import { Connection, type Sql } from './connection.js';
+import { linksRepository } from './links.js';
+import { membershipsRepository } from './memberships.js';
+import { migrate } from './migrations.js';
+import { orgsRepository } from './orgs.js';
+import { projectsRepository } from './projects.js';
+import { usersRepository } from './users.js';
+
+function repositories(sql: Sql): Repositories {
+  return {
+    users: usersRepository(sql),
+    orgs: orgsRepository(sql),
+    memberships: membershipsRepository(sql),
+    links: linksRepository(sql),
+    apiKeys: apiKeysRepository(sql),
+    projects: projectsRepository(sql),
+  };
+}
+
+export interface SqliteStorageOptions {
+  /** A file path (WAL mode); the directory must exist. */
+  file: string;
+}
+
+/** Opens (creating if needed) and migrates the SQLite database, and returns the storage port. */
+export async function openSqliteStorage(options: SqliteStorageOptions): Promise<Storage> {
+  const connection = await Connection.open(options.file);
+  try {
+    await migrate(connection);
+  } catch (error) {
+    await connection.close();
+    throw error;
+  }
+  return {
+    transaction: (fn) => connection.transaction((sql) => fn(repositories(sql))),
+    close: () => connection.close(),
+  };
+}

@@ -1,0 +1,66 @@
+import { notFound } from '../errors.js';
+import type { ApiKeyRecord } from '../ports/storage.js';
+import type { ApiKey, ApiKeyCreated, ApiKeyCreateBody } from '../schemas/identity.js';
+import type { Actor, ApiKeyUseCases, Deps, Page } from '../sdk.js';
+import { nowIso, requireOwner } from './guards.js';
+import { newId } from './ids.js';
+import { pageQuery, toPaged } from './paging.js';
+import { newApiKey } from '../secrets/index.js';
+
+export function toApiKey(k: ApiKeyRecord): ApiKey {
+  return {
+    key_id: k.key_id,
+    name: k.name,
+    prefix: k.prefix,
+    created_at: k.created_at,
+    created_by: k.created_by,
+    last_used_at: k.last_used_at,
+    revoked_at: k.revoked_at,
+  };
+}
+
+export function apiKeyUseCases(deps: Deps): ApiKeyUseCases {
+  const { storage, clock, random } = deps;
+
+  return {
+    async list(actor: Actor, page: Page) {
+      const owner = requireOwner(actor);
+      const { query, limit } = pageQuery(page);
+      const rows = await storage.transaction((tx) => tx.apiKeys.list(owner.orgId, query));
+      return toPaged(rows, limit, (k) => ({ created_at: k.created_at, id: k.key_id }), toApiKey);
+    },
+
+    async create(actor: Actor, input: ApiKeyCreateBody): Promise<ApiKeyCreated> {
+      const owner = requireOwner(actor);
+      const { key_id: keyId, key, prefix, secret_hash } = newApiKey(newId('key', random), random);
+      const record: ApiKeyRecord = {
+        key_id: keyId,
+        org_id: owner.orgId,
+        name: input.name.trim(),
+        prefix,
+        secret_hash,
+        created_at: nowIso(clock),
+        created_by: owner.userId,
+        last_used_at: null,
+        revoked_at: null,
+      };
+      await storage.transaction((tx) => tx.apiKeys.insert(record));
+      return {
+        key_id: keyId,
+        name: record.name,
+        prefix: record.prefix,
+        key,
+        created_at: record.created_at,
+      };
+    },
+
+    async revoke(actor: Actor, keyId: string) {
+      const owner = requireOwner(actor);
+      await storage.transaction(async (tx) => {
+        if (!(await tx.apiKeys.get(owner.orgId, keyId))) throw notFound('API key');
+        // Revoking twice is harmless: the first revocation time is kept.
+        await tx.apiKeys.revoke(owner.orgId, keyId, nowIso(clock));
+      });
+    },
+  };
+}

@@ -1,0 +1,134 @@
+import { conflict, notFound, unauthenticated } from '../errors.js';
+import type { LinkRecord, MemberRecord } from '../ports/storage.js';
+import type { Role } from '../schemas/enums.js';
+import type { Invite, InviteCreated, InviteCreateBody, Member } from '../schemas/identity.js';
+import type { Actor, Deps, OrgUseCases, Page } from '../sdk.js';
+import { normalizeEmail } from './email.js';
+import { addMs, nowIso, requireOwner } from './guards.js';
+import { newId } from './ids.js';
+import { pageQuery, toPaged } from './paging.js';
+import { hashSecret, newSecret } from '../secrets/index.js';
+
+export function toMember(m: MemberRecord): Member {
+  return { user_id: m.user_id, email: m.email, role: m.role, joined_at: m.created_at };
+}
+
+export function toInvite(link: LinkRecord): Invite {
+  return {
+    id: link.id,
+    email: link.email,
+    role: link.role ?? 'member',
+    expires_at: link.expires_at,
+    created_at: link.created_at,
+    accepted_at: link.used_at,
+    revoked_at: link.revoked_at,
+  };
+}
+
+export function orgUseCases(deps: Deps): OrgUseCases {
+  const { storage, clock, random, mailer, config } = deps;
+
+  return {
+    async get(actor: Actor) {
+      return storage.transaction(async (tx) => {
+        const org = await tx.orgs.byId(actor.orgId);
+        if (!org) throw unauthenticated();
+        return { id: org.id, name: org.name, created_at: org.created_at };
+      });
+    },
+
+    async listMembers(actor: Actor, page: Page) {
+      const { query, limit } = pageQuery(page);
+      const rows = await storage.transaction((tx) => tx.memberships.list(actor.orgId, query));
+      return toPaged(rows, limit, (m) => ({ created_at: m.created_at, id: m.user_id }), toMember);
+    },
+
+    async createInvite(actor: Actor, input: InviteCreateBody): Promise<InviteCreated> {
+      const owner = requireOwner(actor);
+      const email = normalizeEmail(input.email);
+      const token = newSecret(random);
+      const link = await storage.transaction(async (tx) => {
+        const user = await tx.users.byEmail(email);
+        const membership = user ? await tx.memberships.byUser(user.id) : null;
+        if (membership?.org_id === owner.orgId) throw conflict('already a member');
+        const now = nowIso(clock);
+        const invite: LinkRecord = {
+          id: newId('inv', random),
+          purpose: 'invite',
+          token_hash: hashSecret(token),
+          email,
+          org_id: owner.orgId,
+          role: input.role,
+          created_by: owner.userId,
+          created_at: now,
+          expires_at: addMs(now, config.inviteTtlHours * 3_600_000),
+          used_at: null,
+          revoked_at: null,
+        };
+        await tx.links.insert(invite);
+        return invite;
+      });
+      const created: InviteCreated = {
+        id: link.id,
+        email: link.email,
+        role: input.role,
+        expires_at: link.expires_at,
+      };
+      const url = `${config.publicBaseUrl}/auth/accept-invite?token=${token}`;
+      if (!config.production && !mailer.configured) return { ...created, dev_link: url };
+      // Mailed after the commit, so a slow mail server never holds the storage transaction.
+      await mailer.send({
+        to: email,
+        subject: 'You are invited to a runledger organization',
+        text: `${owner.email} invited you to their runledger organization as ${input.role}.\n\nAccept: ${url}\n`,
+      });
+      return created;
+    },
+
+    async listInvites(actor: Actor, page: Page) {
+      const owner = requireOwner(actor);
+      const { query, limit } = pageQuery(page);
+      const rows = await storage.transaction((tx) => tx.links.listInvites(owner.orgId, query));
+      return toPaged(rows, limit, (l) => ({ created_at: l.created_at, id: l.id }), toInvite);
+    },
+
+    async revokeInvite(actor: Actor, inviteId: string) {
+      const owner = requireOwner(actor);
+      await storage.transaction(async (tx) => {
+        const invite = await tx.links.getInvite(owner.orgId, inviteId);
+        if (!invite) throw notFound('invite');
+        if (invite.used_at !== null) throw conflict('the invite was already accepted');
+        // Revoking twice is harmless: the second call changes nothing.
+        await tx.links.revokeInvite(owner.orgId, inviteId, nowIso(clock));
+      });
+    },
+
+    async updateMemberRole(actor: Actor, userId: string, role: Role) {
+      const owner = requireOwner(actor);
+      return storage.transaction(async (tx) => {
+        const member = await tx.memberships.get(owner.orgId, userId);
+        if (!member) throw notFound('member');
+        if (member.role === 'owner' && role !== 'owner') {
+          // Transactions are serialized, so the count cannot change before the update.
+          if ((await tx.memberships.countOwners(owner.orgId)) <= 1) {
+            throw conflict('the last owner cannot be demoted');
+          }
+        }
+        await tx.memberships.updateRole(owner.orgId, userId, role);
+        return toMember({ ...member, role });
+      });
+    },
+
+    async removeMember(actor: Actor, userId: string) {
+      const owner = requireOwner(actor);
+      await storage.transaction(async (tx) => {
+        const member = await tx.memberships.get(owner.orgId, userId);
+        if (!member) throw notFound('member');
+        if (member.role === 'owner' && (await tx.memberships.countOwners(owner.orgId)) <= 1) {
+          throw conflict('the last owner cannot be removed');
+        }
+        await tx.memberships.remove(owner.orgId, userId);
+      });
+    },
+  };
+}

@@ -1,0 +1,158 @@
+import type { Role } from '../schemas/enums.js';
+
+/**
+ * Storage as repositories plus one `transaction(fn)` (DESIGN.md section 1).
+ * Every use case runs inside one transaction; a throw inside `fn` rolls everything back.
+ * Adding a concern later (runs, receipts, router) is adding a field to `Repositories`.
+ * Times are ISO 8601 UTC strings with milliseconds, so they also compare correctly as text.
+ */
+export interface Storage {
+  transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface Repositories {
+  users: UsersRepository;
+  orgs: OrgsRepository;
+  memberships: MembershipsRepository;
+  links: LinksRepository;
+  apiKeys: ApiKeysRepository;
+  projects: ProjectsRepository;
+}
+
+/** Keyset paging: rows ordered by (created_at, id); `after` is the last row of the previous page. */
+export interface PageQuery {
+  limit: number;
+  after: PageCursor | null;
+}
+
+export interface PageCursor {
+  created_at: string;
+  id: string;
+}
+
+export interface UserRecord {
+  id: string;
+  /** Normalized: trimmed and lower case; unique. */
+  email: string;
+  created_at: string;
+}
+
+export interface UsersRepository {
+  insert(user: UserRecord): Promise<void>;
+  byId(id: string): Promise<UserRecord | null>;
+  byEmail(email: string): Promise<UserRecord | null>;
+}
+
+export interface OrgRecord {
+  id: string;
+  name: string;
+  created_at: string;
+}
+
+export interface OrgsRepository {
+  insert(org: OrgRecord): Promise<void>;
+  byId(id: string): Promise<OrgRecord | null>;
+}
+
+export interface MembershipRecord {
+  org_id: string;
+  user_id: string;
+  role: Role;
+  created_at: string;
+}
+
+/** A membership joined with the member's e-mail. */
+export interface MemberRecord extends MembershipRecord {
+  email: string;
+}
+
+export interface MembershipsRepository {
+  /** A user has at most one membership (UNIQUE user_id): inserting a second one throws. */
+  insert(membership: MembershipRecord): Promise<void>;
+  byUser(userId: string): Promise<MemberRecord | null>;
+  get(orgId: string, userId: string): Promise<MemberRecord | null>;
+  /** Ordered by (created_at, user_id); the cursor id is the user id. */
+  list(orgId: string, page: PageQuery): Promise<MemberRecord[]>;
+  /** Returns false when no such membership exists in the org. */
+  updateRole(orgId: string, userId: string, role: Role): Promise<boolean>;
+  remove(orgId: string, userId: string): Promise<boolean>;
+  countOwners(orgId: string): Promise<number>;
+}
+
+export type LinkPurpose = 'sign_in' | 'invite';
+
+/**
+ * A one-time link: a magic sign-in link or an invite. Only the SHA-256 of its token is kept.
+ * Invites carry org_id, role and created_by; sign-in links leave them null.
+ */
+export interface LinkRecord {
+  id: string;
+  purpose: LinkPurpose;
+  token_hash: string;
+  email: string;
+  org_id: string | null;
+  role: Role | null;
+  created_by: string | null;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface LinksRepository {
+  insert(link: LinkRecord): Promise<void>;
+  /**
+   * Consumes a link in one conditional UPDATE (unused, unrevoked, unexpired, of this purpose).
+   * Returns the consumed link, or null when nothing matched; a second call with the same hash returns null.
+   */
+  consume(tokenHash: string, purpose: LinkPurpose, now: string): Promise<LinkRecord | null>;
+  /** Marks one link used if it still is usable; false when it was used, revoked or expired meanwhile. */
+  markUsed(id: string, now: string): Promise<boolean>;
+  /** The newest usable invite for this e-mail, across orgs. */
+  pendingInviteFor(email: string, now: string): Promise<LinkRecord | null>;
+  getInvite(orgId: string, id: string): Promise<LinkRecord | null>;
+  /** Invites of the org ordered by (created_at, id). */
+  listInvites(orgId: string, page: PageQuery): Promise<LinkRecord[]>;
+  /** Sets revoked_at unless already revoked or used; false when nothing changed. */
+  revokeInvite(orgId: string, id: string, now: string): Promise<boolean>;
+}
+
+export interface ApiKeyRecord {
+  key_id: string;
+  org_id: string;
+  name: string;
+  prefix: string;
+  secret_hash: string;
+  created_at: string;
+  created_by: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface ApiKeysRepository {
+  insert(key: ApiKeyRecord): Promise<void>;
+  /** Not org-scoped: the key id arrives with the credential, before any org is known. */
+  byId(keyId: string): Promise<ApiKeyRecord | null>;
+  get(orgId: string, keyId: string): Promise<ApiKeyRecord | null>;
+  /** Ordered by (created_at, key_id). */
+  list(orgId: string, page: PageQuery): Promise<ApiKeyRecord[]>;
+  /** Sets revoked_at unless already revoked; false when nothing changed. */
+  revoke(orgId: string, keyId: string, now: string): Promise<boolean>;
+  touch(keyId: string, now: string): Promise<void>;
+}
+
+export interface ProjectRecord {
+  id: string;
+  org_id: string;
+  name: string;
+  created_at: string;
+  created_by: string;
+}
+
+export interface ProjectsRepository {
+  insert(project: ProjectRecord): Promise<void>;
+  get(orgId: string, id: string): Promise<ProjectRecord | null>;
+  /** Ordered by (created_at, id). */
+  list(orgId: string, page: PageQuery): Promise<ProjectRecord[]>;
+}

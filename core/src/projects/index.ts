@@ -1,0 +1,1 @@
+export { projectUseCases, toProject } from './projects.js';

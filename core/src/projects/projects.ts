@@ -1,0 +1,41 @@
+import { notFound } from '../errors.js';
+import { actorId, nowIso } from '../identity/guards.js';
+import { newId } from '../identity/ids.js';
+import { pageQuery, toPaged } from '../identity/paging.js';
+import type { ProjectRecord } from '../ports/storage.js';
+import type { Project, ProjectCreateBody } from '../schemas/identity.js';
+import type { Actor, Deps, Page, ProjectUseCases } from '../sdk.js';
+
+export function toProject(p: ProjectRecord): Project {
+  return { id: p.id, name: p.name, created_at: p.created_at, created_by: p.created_by };
+}
+
+export function projectUseCases(deps: Deps): ProjectUseCases {
+  const { storage, clock, random } = deps;
+
+  return {
+    async create(actor: Actor, input: ProjectCreateBody) {
+      const project: ProjectRecord = {
+        id: newId('prj', random),
+        org_id: actor.orgId,
+        name: input.name.trim(),
+        created_at: nowIso(clock),
+        created_by: actorId(actor),
+      };
+      await storage.transaction((tx) => tx.projects.insert(project));
+      return toProject(project);
+    },
+
+    async list(actor: Actor, page: Page) {
+      const { query, limit } = pageQuery(page);
+      const rows = await storage.transaction((tx) => tx.projects.list(actor.orgId, query));
+      return toPaged(rows, limit, (p) => ({ created_at: p.created_at, id: p.id }), toProject);
+    },
+
+    async get(actor: Actor, projectId: string) {
+      const project = await storage.transaction((tx) => tx.projects.get(actor.orgId, projectId));
+      if (!project) throw notFound('project');
+      return toProject(project);
+    },
+  };
+}

@@ -1,0 +1,46 @@
+import express, { type Express } from 'express';
+import helmet from 'helmet';
+import type { Logger } from 'pino';
+import { accessLog } from './http/access-log.js';
+import { errorHandler, notFoundRoute } from './http/errors.js';
+import { openApiDocument } from './http/openapi.js';
+import { requestId } from './http/request-id.js';
+import type { HttpDeps, Route } from './http/route.js';
+
+export interface AppOptions {
+  routes: readonly Route[];
+  deps: HttpDeps;
+  logger: Logger;
+  publicBaseUrl: string;
+  jsonBodyLimit: number;
+}
+
+/** The Express app: security headers, ids, logging, JSON parsing, the declared routes, one error handler. */
+export function createApp({
+  routes,
+  deps,
+  logger,
+  publicBaseUrl,
+  jsonBodyLimit,
+}: AppOptions): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+  app.use(helmet());
+  app.use(requestId);
+  app.use(accessLog(logger));
+  app.use(express.json({ limit: jsonBodyLimit, strict: true, type: 'application/json' }));
+
+  const router = express.Router({ caseSensitive: true, strict: false });
+  for (const route of routes) route.mount(router, deps);
+  const document = openApiDocument(routes, publicBaseUrl);
+  router.get('/openapi.json', (_req, res) => {
+    res.locals.route = '/openapi.json';
+    res.json(document);
+  });
+  app.use(router);
+
+  app.use(notFoundRoute);
+  app.use(errorHandler(logger));
+  return app;
+}

@@ -1,0 +1,40 @@
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('loadConfig', () => {
+  let dataDir: string;
+  beforeEach(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'runledger-config-'));
+  });
+  afterEach(() => rm(dataDir, { recursive: true, force: true }));
+
+  it('refuses production without JWT_SECRET, naming the variable', () => {
+    expect(() => loadConfig({ APP_ENV: 'production', DATA_DIR: dataDir })).toThrow(ConfigError);
+    expect(() => loadConfig({ APP_ENV: 'production', DATA_DIR: dataDir })).toThrow(/JWT_SECRET/);
+  });
+
+  it('generates the development secret once, mode 0600, and reuses it', async () => {
+    const first = loadConfig({ DATA_DIR: dataDir });
+    const second = loadConfig({ DATA_DIR: dataDir });
+    expect(first.jwtSecret).toHaveLength(43);
+    expect(second.jwtSecret).toBe(first.jwtSecret);
+    expect((await readFile(join(dataDir, 'jwt-secret'), 'utf8')).trim()).toBe(first.jwtSecret);
+    expect((await stat(join(dataDir, 'jwt-secret'))).mode & 0o777).toBe(0o600);
+  });
+
+  it('reads DESIGN.md defaults and rejects malformed numbers', () => {
+    const config = loadConfig({ DATA_DIR: dataDir });
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '0.0.0.0',
+      jwtTtlHours: 720,
+      magicLinkTtlMinutes: 10,
+      production: false,
+    });
+    expect(() => loadConfig({ DATA_DIR: dataDir, PORT: 'eighty' })).toThrow(/PORT/);
+    expect(() => loadConfig({ DATA_DIR: dataDir, JWT_SECRET: 'short' })).toThrow(/32/);
+  });
+});

@@ -1,0 +1,116 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+/** Everything the server reads from the environment (DESIGN.md section 2), parsed once at start. */
+export interface ServerConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  production: boolean;
+  publicBaseUrl: string;
+  jwtSecret: string;
+  jwtTtlHours: number;
+  magicLinkTtlMinutes: number;
+  inviteTtlHours: number;
+  smtpUrl: string | null;
+  mailFrom: string;
+  receiptPrefix: string;
+  logLevel: string;
+  /** Limits for POST /auth/request: at most `perEmail` and `perIp` requests per window. */
+  authRequestLimit: { perEmail: number; perIp: number; windowSeconds: number };
+  /** Largest accepted JSON body in bytes. */
+  jsonBodyLimit: number;
+}
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function intFrom(env: Env, name: string, fallback: number, min = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) {
+    throw new ConfigError(`${name} must be an integer of at least ${min}, got "${raw}"`);
+  }
+  return value;
+}
+
+/** The dev secret is created once so tokens survive a restart; 0600 keeps other local users out. */
+function devJwtSecret(dataDir: string): string {
+  const file = join(dataDir, 'jwt-secret');
+  try {
+    return readFileSync(file, 'utf8').trim();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('base64url');
+  try {
+    writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    // Another process created it first: use theirs.
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST')
+      return readFileSync(file, 'utf8').trim();
+    throw error;
+  }
+  chmodSync(file, 0o600);
+  return secret;
+}
+
+export function loadConfig(env: Env = process.env): ServerConfig {
+  const production = (env.APP_ENV ?? 'development') === 'production';
+  const dataDir = resolve(env.DATA_DIR ?? './data');
+  const port = intFrom(env, 'PORT', 8080);
+  if (port > 65535) throw new ConfigError(`PORT must be at most 65535, got ${port}`);
+
+  let jwtSecret = env.JWT_SECRET ?? '';
+  if (jwtSecret === '') {
+    if (production) {
+      throw new ConfigError(
+        'APP_ENV=production requires JWT_SECRET (at least 32 characters); refusing to start',
+      );
+    }
+    jwtSecret = devJwtSecret(dataDir);
+  } else if (jwtSecret.length < 32) {
+    throw new ConfigError('JWT_SECRET must be at least 32 characters');
+  }
+
+  // Unset: the local address of this listener, so dev links work on any PORT (8080 by default, as DESIGN.md says).
+  const publicBaseUrl = (
+    env.PUBLIC_BASE_URL ?? `http://localhost:${port === 0 ? 8080 : port}`
+  ).replace(/\/+$/, '');
+  try {
+    new URL(publicBaseUrl);
+  } catch {
+    throw new ConfigError(`PUBLIC_BASE_URL is not a URL: "${publicBaseUrl}"`);
+  }
+
+  return {
+    port,
+    host: env.HOST ?? '0.0.0.0',
+    dataDir,
+    production,
+    publicBaseUrl,
+    jwtSecret,
+    jwtTtlHours: intFrom(env, 'JWT_TTL_HOURS', 720, 1),
+    magicLinkTtlMinutes: intFrom(env, 'MAGIC_LINK_TTL_MINUTES', 10, 1),
+    inviteTtlHours: intFrom(env, 'INVITE_TTL_HOURS', 168, 1),
+    smtpUrl: env.SMTP_URL ? env.SMTP_URL : null,
+    mailFrom: env.MAIL_FROM ?? 'runledger <no-reply@localhost>',
+    receiptPrefix: env.RECEIPT_PREFIX ?? 'rcpt',
+    logLevel: env.LOG_LEVEL ?? 'info',
+    authRequestLimit: {
+      perEmail: intFrom(env, 'AUTH_REQUEST_LIMIT_PER_EMAIL', 5, 1),
+      perIp: intFrom(env, 'AUTH_REQUEST_LIMIT_PER_IP', 30, 1),
+      windowSeconds: intFrom(env, 'AUTH_REQUEST_WINDOW_SECONDS', 600, 1),
+    },
+    jsonBodyLimit: intFrom(env, 'JSON_BODY_LIMIT_BYTES', 1_048_576, 1024),
+  };
+}

@@ -1,0 +1,70 @@
+import { RunledgerError, type RunledgerErrorCode } from '@runledger/core';
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { Logger } from 'pino';
+// Brings in the Request.id augmentation.
+import type {} from './request-id.js';
+
+export const STATUS_OF: Record<RunledgerErrorCode, number> = {
+  invalid_input: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  unavailable: 503,
+};
+
+/** A 429 that also tells the client when to come back. */
+export class RateLimitedError extends RunledgerError {
+  readonly retryAfterSeconds: number;
+
+  constructor(retryAfterSeconds: number) {
+    super('rate_limited', 'too many requests, try again later');
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+/** Errors body-parser raises, by its `type`, and what the client is told. */
+const PARSER_ERRORS: Record<string, { status: number; detail: string }> = {
+  'entity.parse.failed': { status: 400, detail: 'request body is not valid JSON' },
+  'entity.too.large': { status: 413, detail: 'request body is too large' },
+  'entity.verify.failed': { status: 400, detail: 'request body was rejected' },
+  'request.aborted': { status: 400, detail: 'request was aborted' },
+  'request.size.invalid': { status: 400, detail: 'request size did not match content length' },
+  'charset.unsupported': { status: 415, detail: 'unsupported charset' },
+  'encoding.unsupported': { status: 415, detail: 'unsupported content encoding' },
+};
+
+export const notFoundRoute: RequestHandler = (req, res) => {
+  res.status(404).json({ detail: `no route for ${req.method} ${req.path}` });
+};
+
+/**
+ * The one place an error becomes a response. Only our own messages reach the client;
+ * anything unexpected is logged with its stack and answered with a generic 500.
+ */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (error: unknown, req, res, next) => {
+    if (res.headersSent) {
+      next(error);
+      return;
+    }
+    if (error instanceof RunledgerError) {
+      if (error instanceof RateLimitedError) {
+        res.setHeader('Retry-After', String(error.retryAfterSeconds));
+      }
+      res.status(STATUS_OF[error.code]).json({ detail: error.message });
+      return;
+    }
+    const parserType = (error as { type?: unknown } | null)?.type;
+    const parser = typeof parserType === 'string' ? PARSER_ERRORS[parserType] : undefined;
+    if (parser) {
+      res.status(parser.status).json({ detail: parser.detail });
+      return;
+    }
+    logger.error({ err: error, req_id: req.id, method: req.method, path: req.path }, 'unhandled');
+    res.status(500).json({ detail: 'internal server error' });
+  };
+}

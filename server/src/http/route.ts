@@ -1,0 +1,201 @@
+import type { Actor, Runledger } from '@runledger/core';
+import { getRefId, type OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import type { Request, Response, Router } from 'express';
+import type { z } from 'zod';
+import { authenticate, type AuthRequirement } from './auth.js';
+import { ErrorBody } from './components.js';
+import type { JwtSigner } from './jwt.js';
+import { validationError } from './validation.js';
+
+type Method = 'get' | 'post' | 'patch' | 'delete';
+type SuccessStatus = 200 | 201 | 204;
+/** Statuses a route may answer besides the ones its declaration implies (400, 401, 403, 413, 415, 500). */
+type ExtraErrorStatus = 401 | 403 | 404 | 409 | 429 | 503;
+
+type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+type Result<S> = S extends z.ZodType ? z.input<S> : void;
+type ActorFor<Au> = Au extends 'none' ? null : Actor;
+
+export interface RouteContext<B, Q, P, A = Actor> {
+  actor: A;
+  body: B;
+  query: Q;
+  params: P;
+  req: Request;
+  res: Response;
+}
+
+export interface RouteDef<
+  B extends z.ZodType | undefined,
+  Q extends z.ZodObject | undefined,
+  P extends z.ZodObject | undefined,
+  R extends z.ZodType | undefined,
+  Au extends AuthRequirement,
+> {
+  method: Method;
+  /** OpenAPI form, `/projects/{project_id}`. */
+  path: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  auth: Au;
+  body?: B;
+  query?: Q;
+  params?: P;
+  status: SuccessStatus;
+  /** A named schema (see components.ts); absent only for 204. */
+  response: R;
+  errors?: readonly ExtraErrorStatus[];
+  /** When given, a client that prefers text/html gets this page instead of JSON. */
+  html?: (result: Out<R>) => string;
+  handler: (ctx: RouteContext<Out<B>, Out<Q>, Out<P>, ActorFor<Au>>) => Promise<Result<R>>;
+}
+
+export interface HttpDeps {
+  runledger: Runledger;
+  signer: JwtSigner;
+}
+
+/** A declared route: one declaration yields the Express handler and the OpenAPI operation. */
+export interface Route {
+  method: Method;
+  path: string;
+  mount(router: Router, deps: HttpDeps): void;
+  register(registry: OpenAPIRegistry): void;
+}
+
+const ERROR_TEXT: Record<number, string> = {
+  400: 'Bad input: a field is missing, has the wrong type, or is not allowed',
+  401: 'Missing, invalid or expired credentials',
+  403: 'Authenticated but not allowed',
+  404: 'Not found (or it belongs to another organization)',
+  409: 'State conflict',
+  413: 'Request body too large',
+  415: 'Content-Type must be application/json',
+  429: 'Rate limited; see Retry-After',
+  500: 'Server error',
+  503: 'Not configured',
+};
+
+function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, where: string): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw validationError(parsed.error, where);
+  return parsed.data;
+}
+
+function requireName(schema: z.ZodType, what: string): void {
+  if (getRefId(schema) === undefined) {
+    throw new Error(`${what} must use a named schema (register it in components.ts)`);
+  }
+}
+
+export function defineRoute<
+  B extends z.ZodType | undefined = undefined,
+  Q extends z.ZodObject | undefined = undefined,
+  P extends z.ZodObject | undefined = undefined,
+  R extends z.ZodType | undefined = undefined,
+  Au extends AuthRequirement = AuthRequirement,
+>(def: RouteDef<B, Q, P, R, Au>): Route {
+  const expressPath = def.path.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
+
+  const errorStatuses = new Set<number>([500, ...(def.errors ?? [])]);
+  if (def.body || def.query || def.params) errorStatuses.add(400);
+  if (def.body) [413, 415].forEach((s) => errorStatuses.add(s));
+  if (def.auth !== 'none') errorStatuses.add(401);
+  if (def.auth === 'owner' || def.auth === 'user') errorStatuses.add(403);
+
+  async function run(req: Request, res: Response, deps: HttpDeps): Promise<void> {
+    res.locals.route = def.path;
+    if (def.body && req.is('application/json') === false) {
+      res.status(415).json({ detail: 'Content-Type must be application/json' });
+      return;
+    }
+    const actor = await authenticate(req, def.auth, deps.runledger, deps.signer);
+    const ctx = {
+      actor,
+      body: def.body ? parseOrThrow(def.body, req.body, 'body') : undefined,
+      query: def.query ? parseOrThrow(def.query, { ...req.query }, 'query') : undefined,
+      params: def.params ? parseOrThrow(def.params, { ...req.params }, 'path') : undefined,
+      req,
+      res,
+    } as RouteContext<Out<B>, Out<Q>, Out<P>, ActorFor<Au>>;
+    const result = await def.handler(ctx);
+    if (!def.response) {
+      res.status(def.status).end();
+      return;
+    }
+    // Responses are checked on the way out, so a field or enum that drifts from the schema is a 500, not a silent change.
+    const checked = def.response.safeParse(result);
+    if (!checked.success) {
+      throw new Error(
+        `response of ${def.method.toUpperCase()} ${def.path} does not match its schema`,
+        {
+          cause: checked.error,
+        },
+      );
+    }
+    res.status(def.status);
+    if (def.html && req.accepts(['application/json', 'text/html']) === 'text/html') {
+      res.type('html').send(def.html(checked.data as Out<R>));
+      return;
+    }
+    res.json(checked.data);
+  }
+
+  return {
+    method: def.method,
+    path: def.path,
+    mount(router, deps) {
+      router[def.method](expressPath, (req, res, next) => {
+        run(req, res, deps).catch(next);
+      });
+    },
+    register(registry) {
+      if (def.response) requireName(def.response, `${def.method} ${def.path} response`);
+      if (def.body) requireName(def.body, `${def.method} ${def.path} body`);
+      const errorResponses = Object.fromEntries(
+        [...errorStatuses]
+          .sort((a, b) => a - b)
+          .map((status) => [
+            status,
+            {
+              description: ERROR_TEXT[status] ?? 'Error',
+              content: { 'application/json': { schema: ErrorBody } },
+            },
+          ]),
+      );
+      const success = def.response
+        ? {
+            description: 'Success',
+            content: {
+              'application/json': { schema: def.response },
+              ...(def.html ? { 'text/html': { schema: { type: 'string' as const } } } : {}),
+            },
+          }
+        : { description: 'Done; no body' };
+      registry.registerPath({
+        method: def.method,
+        path: def.path,
+        summary: def.summary,
+        ...(def.description ? { description: def.description } : {}),
+        tags: [def.tag],
+        security: securityOf(def.auth),
+        'x-runledger-auth': def.auth,
+        request: {
+          ...(def.params ? { params: def.params } : {}),
+          ...(def.query ? { query: def.query } : {}),
+          ...(def.body
+            ? { body: { required: true, content: { 'application/json': { schema: def.body } } } }
+            : {}),
+        },
+        responses: { [def.status]: success, ...errorResponses },
+      });
+    },
+  };
+}
+
+function securityOf(auth: AuthRequirement): Array<Record<string, string[]>> {
+  if (auth === 'none') return [];
+  if (auth === 'any') return [{ bearerAuth: [] }, { apiKeyHeader: [] }];
+  return [{ bearerAuth: [] }];
+}

@@ -1,0 +1,14 @@
+import { z } from 'zod';
+
+/** `?limit=&after=` on every list: limit 1..200 (default 50), after = the `next` of the previous page. */
+export const PageQuery = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(200).optional(),
+    after: z.string().min(1).max(512).optional(),
+  })
+  .strict();
+
+export const pageOf = (query: z.output<typeof PageQuery>) => ({
+  ...(query.limit !== undefined ? { limit: query.limit } : {}),
+  ...(query.after !== undefined ? { after: query.after } : {}),
+});

@@ -1,0 +1,55 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Clock } from '@runledger/core';
+import { loadConfig, startServer, type ServerConfig } from '@runledger/server';
+
+/** A clock the test moves by hand: link expiry, JWT expiry and rate-limit windows without sleeping. */
+export class ManualClock implements Clock {
+  private ms: number;
+
+  constructor(start = Date.parse('2030-01-01T12:00:00.000Z')) {
+    this.ms = start;
+  }
+
+  now(): Date {
+    return new Date(this.ms);
+  }
+
+  advance(ms: number): void {
+    this.ms += ms;
+  }
+}
+
+export interface TestServer {
+  url: string;
+  clock: ManualClock;
+  config: ServerConfig;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/** A real server on a free loopback port, over a real SQLite file in a fresh temp DATA_DIR. */
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'runledger-http-'));
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    PUBLIC_BASE_URL: 'http://runledger.test',
+    ...env,
+  });
+  const clock = new ManualClock();
+  const server = await startServer(config, { clock });
+  return {
+    url: server.url,
+    clock,
+    config,
+    dataDir,
+    close: async () => {
+      await server.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,89 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cryptoRandom, openSqliteStorage } from '@runledger/adapters';
+import {
+  createRunledger,
+  type Actor,
+  type Clock,
+  type MailMessage,
+  type Mailer,
+  type Runledger,
+  type RunledgerConfig,
+  type Storage,
+} from '@runledger/core';
+
+/** A clock that stands still until the test moves it. */
+export class TestClock implements Clock {
+  constructor(private ms = Date.parse('2025-03-01T12:00:00.000Z')) {}
+  now(): Date {
+    return new Date(this.ms);
+  }
+  advance(ms: number): void {
+    this.ms += ms;
+  }
+}
+
+export class CapturingMailer implements Mailer {
+  readonly sent: MailMessage[] = [];
+  constructor(readonly configured: boolean) {}
+  async send(message: MailMessage): Promise<void> {
+    this.sent.push(message);
+  }
+}
+
+export interface World {
+  rl: Runledger;
+  storage: Storage;
+  clock: TestClock;
+  mailer: CapturingMailer;
+  file: string;
+  dir: string;
+  close(): Promise<void>;
+}
+
+/** The real SDK over a real SQLite file in a fresh temporary directory. */
+export async function openWorld(
+  options: { production?: boolean; mailerConfigured?: boolean } = {},
+): Promise<World> {
+  const dir = await mkdtemp(join(tmpdir(), 'runledger-identity-'));
+  const file = join(dir, 'runledger.sqlite');
+  const storage = await openSqliteStorage({ file });
+  const clock = new TestClock();
+  const mailer = new CapturingMailer(options.mailerConfigured ?? false);
+  const config: RunledgerConfig = {
+    publicBaseUrl: 'http://runledger.test',
+    production: options.production ?? false,
+    magicLinkTtlMinutes: 10,
+    inviteTtlHours: 168,
+    receiptPrefix: 'rcpt',
+  };
+  const rl = createRunledger({ storage, clock, random: cryptoRandom(), mailer }, config);
+  let closed = false;
+  return {
+    rl,
+    storage,
+    clock,
+    mailer,
+    file,
+    dir,
+    async close() {
+      if (!closed) await storage.close();
+      closed = true;
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function tokenOf(link: string | undefined): string {
+  const token = link === undefined ? null : new URL(link).searchParams.get('token');
+  if (!token) throw new Error(`no token in ${String(link)}`);
+  return token;
+}
+
+/** Signs an e-mail in through a dev link and returns the resolved actor. */
+export async function signIn(rl: Runledger, email: string): Promise<Actor> {
+  const answer = await rl.auth.requestLink(email);
+  const signInResult = await rl.auth.verifyLink(tokenOf(answer.dev_link));
+  return rl.auth.resolveUser(signInResult.user.id, signInResult.org.id);
+}
