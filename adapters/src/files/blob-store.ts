@@ -1,0 +1,77 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { BlobStore, StoredBlob } from '@runledger/core';
+import { durableRename } from './durable.js';
+
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+export interface FileBlobStore extends BlobStore {
+  /** Where uploads are spooled before putFile; on the same file system, so putFile is a rename. */
+  readonly spoolDir: string;
+  /** The file holding a blob, for streaming it back; null for a malformed address. */
+  pathOf(sha256: string): string | null;
+}
+
+/**
+ * Content-addressed blobs under `dir/ab/<sha256>`. A blob is written to a spool file, synced, then renamed
+ * into place, so a reader never sees a half-written blob and an acknowledged blob survives a crash.
+ */
+export async function openFileBlobStore(dir: string): Promise<FileBlobStore> {
+  const spoolDir = join(dir, 'spool');
+  await mkdir(spoolDir, { recursive: true });
+
+  const pathOf = (sha256: string) =>
+    SHA256_HEX.test(sha256) ? join(dir, sha256.slice(0, 2), sha256) : null;
+
+  async function exists(path: string): Promise<boolean> {
+    return stat(path).then(
+      () => true,
+      () => false,
+    );
+  }
+
+  async function adopt(spoolFile: string, blob: StoredBlob): Promise<StoredBlob> {
+    const target = join(dir, blob.sha256.slice(0, 2), blob.sha256);
+    if (await exists(target)) {
+      await rm(spoolFile, { force: true });
+      return blob;
+    }
+    await mkdir(join(dir, blob.sha256.slice(0, 2)), { recursive: true });
+    await durableRename(spoolFile, target);
+    return blob;
+  }
+
+  return {
+    spoolDir,
+    pathOf,
+    async put(bytes) {
+      const sha256 = createHash('sha256').update(bytes).digest('hex');
+      const spoolFile = join(spoolDir, `put-${randomBytes(12).toString('hex')}`);
+      await writeFile(spoolFile, bytes);
+      return adopt(spoolFile, { sha256, size: bytes.byteLength });
+    },
+    async putFile(path) {
+      const hash = createHash('sha256');
+      let size = 0;
+      for await (const chunk of createReadStream(path)) {
+        hash.update(chunk as Buffer);
+        size += (chunk as Buffer).byteLength;
+      }
+      return adopt(path, { sha256: hash.digest('hex'), size });
+    },
+    async get(sha256) {
+      const path = pathOf(sha256);
+      if (path === null) return null;
+      return readFile(path).then(
+        (buffer) => new Uint8Array(buffer),
+        () => null,
+      );
+    },
+    async delete(sha256) {
+      const path = pathOf(sha256);
+      if (path !== null) await rm(path, { force: true });
+    },
+  };
+}
