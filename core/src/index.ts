@@ -13,3 +13,12 @@ export * from './secrets/index.js';
 export * from './sdk.js';
 export * from './identity/index.js';
 export * from './projects/index.js';
+// The ledger format is the verify package's; core re-exports it so adapters and embedders need one import.
+export {
+  GENESIS_PARENT,
+  canonicalJson,
+  receiptHash,
+  receiptId,
+  routerReceiptChecksum,
+  sha256Hex,
+} from '@runledger/verify';

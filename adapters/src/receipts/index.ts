@@ -1,0 +1,1 @@
+export { openJsonlReceiptSink, receiptFileName, type JsonlReceiptSink } from './jsonl-sink.js';
