@@ -19,6 +19,8 @@ export {
   canonicalJson,
   receiptHash,
   receiptId,
+  formatRouterReceiptLine,
   routerReceiptChecksum,
+  sealRouterReceipt,
   sha256Hex,
 } from '@runledger/verify';

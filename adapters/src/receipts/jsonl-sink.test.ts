@@ -1,11 +1,8 @@
 import { appendFile, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  routerReceiptChecksum,
-  type RouterReceiptInput,
-  type RouterReceiptLine,
-} from '@runledger/core';
+import { verifyRouterReceiptLines } from '@runledger/verify';
+import type { RouterReceiptInput } from '@runledger/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openJsonlReceiptSink, receiptFileName } from './jsonl-sink.js';
 
@@ -21,17 +18,8 @@ async function lines(dir: string, date: string): Promise<string[]> {
   return text.split('\n').filter((line) => line !== '');
 }
 
-/** The file's lines are numbered from 1, chained from 64 zeros, and each checksum matches its line. */
 async function verifyDay(dir: string, date: string) {
-  let prev = '0'.repeat(64);
-  let ok = true;
-  (await lines(dir, date)).forEach((text, i) => {
-    const line = JSON.parse(text) as RouterReceiptLine;
-    ok &&= line.seq === i + 1 && line.prev_checksum_sha256 === prev;
-    ok &&= line.checksum_sha256 === routerReceiptChecksum({ ...line });
-    prev = line.checksum_sha256;
-  });
-  return { ok };
+  return verifyRouterReceiptLines(await lines(dir, date), { fileName: receiptFileName(date) });
 }
 
 describe('JSONL receipt sink', () => {

@@ -2,7 +2,8 @@ import { mkdir, open, stat, truncate, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   GENESIS_PARENT,
-  routerReceiptChecksum,
+  formatRouterReceiptLine,
+  sealRouterReceipt,
   type ReceiptSink,
   type RouterReceiptInput,
   type RouterReceiptLine,
@@ -82,14 +83,12 @@ export async function openJsonlReceiptSink(dir: string): Promise<JsonlReceiptSin
       let text = '';
       let { seq, lastChecksum } = file;
       while (index < batch.length && batch[index]!.input.created_at.slice(0, 10) === file.date) {
-        const unsealed = {
-          ...batch[index]!.input,
-          seq: seq + 1,
-          prev_checksum_sha256: lastChecksum,
-        };
-        const line = { ...unsealed, checksum_sha256: routerReceiptChecksum(unsealed) };
+        const line = sealRouterReceipt(
+          { ...batch[index]!.input, seq: seq + 1 },
+          lastChecksum,
+        ) as RouterReceiptLine;
         sealed.push(line);
-        text += `${JSON.stringify(line)}\n`;
+        text += `${formatRouterReceiptLine(line)}\n`;
         seq = line.seq;
         lastChecksum = line.checksum_sha256;
         index += 1;
