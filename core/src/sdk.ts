@@ -2,9 +2,11 @@ import { authUseCases } from './identity/auth.js';
 import { apiKeyUseCases } from './identity/api-keys.js';
 import { orgUseCases } from './identity/orgs.js';
 import { projectUseCases } from './projects/projects.js';
+import { routerUseCases } from './router/use-cases.js';
 import type { Clock } from './ports/clock.js';
 import type { Mailer } from './ports/mailer.js';
 import type { Random } from './ports/random.js';
+import type { ReceiptSink } from './ports/receipt-sink.js';
 import type { Storage } from './ports/storage.js';
 import type { Role } from './schemas/enums.js';
 import type {
@@ -21,6 +23,36 @@ import type {
   Project,
   ProjectCreateBody,
 } from './schemas/identity.js';
+import type {
+  ComputeInventory,
+  ComputeNode,
+  ComputeQuote,
+  Dataset,
+  DatasetAccess,
+  DatasetAccessBody,
+  DatasetCreateBody,
+  JobCreateBody,
+  JobLease,
+  JobManualCompleteBody,
+  MemberActivated,
+  MemberCreateBody,
+  NodeRegisterBody,
+  QuoteBody,
+  RouterJob,
+  RouterMember,
+  RouterMemberStatus,
+  RouterSummary,
+  RouterWorker,
+  WorkerAcceptBody,
+  WorkerArtifactsBody,
+  WorkerCompleteBody,
+  WorkerFailBody,
+  WorkerHeartbeat,
+  WorkerLogsBody,
+  WorkerRegisterBody,
+  WorkerRegistered,
+  WorkerStatusBody,
+} from './schemas/router.js';
 
 /** Who is calling. An API key acts in its org with the member role (DESIGN.md section 4). */
 export type Actor =
@@ -53,6 +85,10 @@ export interface RunledgerConfig {
   magicLinkTtlMinutes: number;
   inviteTtlHours: number;
   receiptPrefix: string;
+  /** Router lease time to live (LEASE_TTL_SECONDS). */
+  leaseTtlSeconds: number;
+  /** Attempts before an expired lease fails the job instead of requeueing it (JOB_MAX_ATTEMPTS). */
+  jobMaxAttempts: number;
 }
 
 export const defaultRunledgerConfig: RunledgerConfig = {
@@ -61,6 +97,8 @@ export const defaultRunledgerConfig: RunledgerConfig = {
   magicLinkTtlMinutes: 10,
   inviteTtlHours: 168,
   receiptPrefix: 'rcpt',
+  leaseTtlSeconds: 600,
+  jobMaxAttempts: 3,
 };
 
 export interface RunledgerPorts {
@@ -68,6 +106,8 @@ export interface RunledgerPorts {
   clock: Clock;
   random: Random;
   mailer: Mailer;
+  /** Where router receipts go (the JSONL files under DATA_DIR/receipts). */
+  receiptSink: ReceiptSink;
 }
 
 export interface AuthUseCases {
@@ -107,11 +147,87 @@ export interface ProjectUseCases {
   get(actor: Actor, projectId: string): Promise<Project>;
 }
 
+/** A worker authenticated by its bearer worker_token. */
+export interface WorkerActor {
+  worker_id: string;
+  name: string;
+  node_class: ComputeNode['node_class'];
+}
+
+/**
+ * The router API v0.1 (DESIGN.md section 8). Every state change is one storage transaction that also
+ * writes its receipts to the outbox; each call resolves only after those receipt lines are durable.
+ * Errors: invalid_input 400, unauthenticated 401, forbidden 403 (inactive member), not_found 404,
+ * conflict 409 (wrong state; stale, expired, superseded or wrong lease token).
+ */
+export interface RouterUseCases {
+  createMember(input: MemberCreateBody): Promise<RouterMember>;
+  getMember(memberId: string): Promise<RouterMember>;
+  /** Starts a one-year term (from the current expiry when still active); writes `membership` 100.00 USD. */
+  activateMember(memberId: string): Promise<MemberActivated>;
+  memberStatus(memberId: string): Promise<RouterMemberStatus>;
+
+  createDataset(input: DatasetCreateBody): Promise<Dataset>;
+  listDatasets(page: Page): Promise<Paged<Dataset>>;
+  getDataset(datasetId: string): Promise<Dataset>;
+  /** Active members only (403); a staging dataset is 409; a repeated grant returns the first one. */
+  grantDatasetAccess(datasetId: string, input: DatasetAccessBody): Promise<DatasetAccess>;
+
+  inventory(): Promise<ComputeInventory>;
+  registerNode(input: NodeRegisterBody): Promise<ComputeNode>;
+  /** Writes `compute_quote` with the amount; a caller-supplied rate is ignored. */
+  quote(input: QuoteBody): Promise<ComputeQuote>;
+
+  /** Writes `compute_job` (or `fine_tune_job`) with the estimated amount. */
+  createJob(input: JobCreateBody): Promise<RouterJob>;
+  getJob(jobId: string): Promise<RouterJob>;
+  /** Manual path: queued → running without a worker. */
+  startJob(jobId: string): Promise<RouterJob>;
+  /** Manual path: running (never leased) → completed; writes `worker_job_completed` with worker_id null and the cost. */
+  completeJob(jobId: string, input: JobManualCompleteBody): Promise<RouterJob>;
+  /** queued, leased or running → canceled; ends any lease. */
+  cancelJob(jobId: string): Promise<RouterJob>;
+
+  /** The caller (server) checks X-Registration-Key first. Writes `worker_registered`. */
+  registerWorker(input: WorkerRegisterBody): Promise<WorkerRegistered>;
+  /** Bearer worker_token → the worker; unknown → unauthenticated. */
+  authenticateWorker(workerToken: string): Promise<WorkerActor>;
+  heartbeat(worker: WorkerActor): Promise<WorkerHeartbeat>;
+  /** The oldest queued job of the worker's class, or null (204). Writes `job_leased`. */
+  leaseJob(worker: WorkerActor): Promise<JobLease | null>;
+  acceptJob(worker: WorkerActor, jobId: string, input: WorkerAcceptBody): Promise<RouterJob>;
+  reportStatus(worker: WorkerActor, jobId: string, input: WorkerStatusBody): Promise<RouterJob>;
+  appendLogs(worker: WorkerActor, jobId: string, input: WorkerLogsBody): Promise<RouterJob>;
+  /** Writes one `artifact_reported` per artifact. */
+  reportArtifacts(
+    worker: WorkerActor,
+    jobId: string,
+    input: WorkerArtifactsBody,
+  ): Promise<RouterJob>;
+  /** Writes `worker_job_completed` with the server-computed cost (accepted-to-now seconds × rate). */
+  completeWorkerJob(
+    worker: WorkerActor,
+    jobId: string,
+    input: WorkerCompleteBody,
+  ): Promise<RouterJob>;
+  failWorkerJob(worker: WorkerActor, jobId: string, input: WorkerFailBody): Promise<RouterJob>;
+
+  /** Expires every lease whose lease_expires_at ≤ now; returns how many. One `lease_expired` each. */
+  sweepExpiredLeases(): Promise<number>;
+  /** Start-up recovery: appends outbox rows a crash left behind, skipping lines already written. */
+  flushOutbox(): Promise<number>;
+
+  summary(): Promise<RouterSummary>;
+  listWorkers(page: Page): Promise<Paged<RouterWorker>>;
+  getWorker(workerId: string): Promise<RouterWorker>;
+}
+
 export interface Runledger {
   auth: AuthUseCases;
   orgs: OrgUseCases;
   apiKeys: ApiKeyUseCases;
   projects: ProjectUseCases;
+  router: RouterUseCases;
 }
 
 /** The SDK: every use case, each in one storage transaction, over the ports given. */
@@ -122,6 +238,7 @@ export function createRunledger(ports: RunledgerPorts, config: RunledgerConfig):
     orgs: orgUseCases(deps),
     apiKeys: apiKeyUseCases(deps),
     projects: projectUseCases(deps),
+    router: routerUseCases(deps),
   };
 }
 

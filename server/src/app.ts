@@ -3,7 +3,7 @@ import helmet from 'helmet';
 import type { Logger } from 'pino';
 import { accessLog } from './http/access-log.js';
 import { errorHandler, notFoundRoute } from './http/errors.js';
-import { openApiDocument } from './http/openapi.js';
+import { openApiDocument, type ApiDescription } from './http/openapi.js';
 import { requestId } from './http/request-id.js';
 import type { HttpDeps, Route } from './http/route.js';
 
@@ -13,6 +13,8 @@ export interface AppOptions {
   logger: Logger;
   publicBaseUrl: string;
   jsonBodyLimit: number;
+  /** Which API this app serves in /openapi.json; the main API when absent. */
+  api?: ApiDescription;
 }
 
 /** The Express app: security headers, ids, logging, JSON parsing, the declared routes, one error handler. */
@@ -22,6 +24,7 @@ export function createApp({
   logger,
   publicBaseUrl,
   jsonBodyLimit,
+  api,
 }: AppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -33,7 +36,7 @@ export function createApp({
 
   const router = express.Router({ caseSensitive: true, strict: false });
   for (const route of routes) route.mount(router, deps);
-  const document = openApiDocument(routes, publicBaseUrl);
+  const document = openApiDocument(routes, publicBaseUrl, api);
   router.get('/openapi.json', (_req, res) => {
     res.locals.route = '/openapi.json';
     res.json(document);

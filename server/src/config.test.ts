@@ -37,4 +37,23 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATA_DIR: dataDir, PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ DATA_DIR: dataDir, JWT_SECRET: 'short' })).toThrow(/32/);
   });
+
+  it('reads the router defaults and leaves worker registration off until its key is set', () => {
+    const config = loadConfig({ DATA_DIR: dataDir });
+    expect(config).toMatchObject({
+      routerPort: 8081,
+      routerHost: '127.0.0.1',
+      routerSweepSeconds: 5,
+      leaseTtlSeconds: 600,
+      jobMaxAttempts: 3,
+      workerRegistrationKey: null,
+    });
+    expect(
+      loadConfig({ DATA_DIR: dataDir, WORKER_REGISTRATION_KEY: 'k' }).workerRegistrationKey,
+    ).toBe('k');
+    expect(() => loadConfig({ DATA_DIR: dataDir, ROUTER_PORT: '70000' })).toThrow(/ROUTER_PORT/);
+    expect(() => loadConfig({ DATA_DIR: dataDir, ROUTER_SWEEP_SECONDS: '0' })).toThrow(
+      /ROUTER_SWEEP_SECONDS/,
+    );
+  });
 });

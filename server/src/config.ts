@@ -21,6 +21,15 @@ export interface ServerConfig {
   authRequestLimit: { perEmail: number; perIp: number; windowSeconds: number };
   /** Largest accepted JSON body in bytes. */
   jsonBodyLimit: number;
+  /** The router API listener (DESIGN.md section 2): loopback by default, its member and admin routes have no auth. */
+  routerPort: number;
+  routerHost: string;
+  /** How often the lease sweeper runs. */
+  routerSweepSeconds: number;
+  leaseTtlSeconds: number;
+  jobMaxAttempts: number;
+  /** Unset: POST /workers/register answers 503. */
+  workerRegistrationKey: string | null;
 }
 
 export class ConfigError extends Error {
@@ -69,6 +78,10 @@ export function loadConfig(env: Env = process.env): ServerConfig {
   const dataDir = resolve(env.DATA_DIR ?? './data');
   const port = intFrom(env, 'PORT', 8080);
   if (port > 65535) throw new ConfigError(`PORT must be at most 65535, got ${port}`);
+  const routerPort = intFrom(env, 'ROUTER_PORT', 8081);
+  if (routerPort > 65535) {
+    throw new ConfigError(`ROUTER_PORT must be at most 65535, got ${routerPort}`);
+  }
 
   let jwtSecret = env.JWT_SECRET ?? '';
   if (jwtSecret === '') {
@@ -112,5 +125,11 @@ export function loadConfig(env: Env = process.env): ServerConfig {
       windowSeconds: intFrom(env, 'AUTH_REQUEST_WINDOW_SECONDS', 600, 1),
     },
     jsonBodyLimit: intFrom(env, 'JSON_BODY_LIMIT_BYTES', 1_048_576, 1024),
+    routerPort,
+    routerHost: env.ROUTER_HOST ?? '127.0.0.1',
+    routerSweepSeconds: intFrom(env, 'ROUTER_SWEEP_SECONDS', 5, 1),
+    leaseTtlSeconds: intFrom(env, 'LEASE_TTL_SECONDS', 600, 1),
+    jobMaxAttempts: intFrom(env, 'JOB_MAX_ATTEMPTS', 3, 1),
+    workerRegistrationKey: env.WORKER_REGISTRATION_KEY ? env.WORKER_REGISTRATION_KEY : null,
   };
 }

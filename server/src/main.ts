@@ -2,7 +2,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { startServer } from './start.js';
 
-/** `npm start`: read the environment, serve, and shut down cleanly on SIGTERM/SIGINT. */
+/** `npm start`: read the environment, serve both APIs, and shut down cleanly on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
   let config;
   try {
@@ -17,8 +17,13 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   const server = await startServer(config, { logger });
   logger.info(
-    { url: server.url, data_dir: config.dataDir, production: config.production },
-    `runledger listening on ${server.url}`,
+    {
+      url: server.url,
+      router_url: server.routerUrl,
+      data_dir: config.dataDir,
+      production: config.production,
+    },
+    `runledger listening on ${server.url} (router API on ${server.routerUrl})`,
   );
 
   let stopping = false;

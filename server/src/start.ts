@@ -1,11 +1,9 @@
-import { once } from 'node:events';
 import { mkdirSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 import {
   consoleMailer,
   cryptoRandom,
+  openJsonlReceiptSink,
   openSqliteStorage,
   smtpMailer,
   systemClock,
@@ -15,24 +13,34 @@ import type { Logger } from 'pino';
 import { createApp } from './app.js';
 import type { ServerConfig } from './config.js';
 import { jwtSigner } from './http/jwt.js';
+import { listen, type Listener } from './http/listen.js';
 import { FixedWindowLimiter } from './http/rate-limit.js';
 import { createLogger } from './logger.js';
+import { ROUTER_API, routerRoutes, startSweeper } from './router/index.js';
 import { allRoutes } from './routes/index.js';
 
 export interface StartOptions {
-  /** Tests pass a clock they can move (link expiry, JWT expiry, rate-limit windows). */
+  /** Tests pass a clock they can move (link expiry, JWT expiry, rate-limit windows, lease expiry). */
   clock?: Clock;
   mailer?: Mailer;
   logger?: Logger;
 }
 
 export interface RunningServer {
+  /** The main API. */
   url: string;
-  /** Stops accepting, lets in-flight requests finish, then closes storage. */
+  /** The router API v0.1 (its own listener and its own /openapi.json). */
+  routerUrl: string;
+  /** Runs one lease sweep now, as the ROUTER_SWEEP_SECONDS interval does; resolves with how many expired. */
+  sweepLeases(): Promise<number>;
+  /** Stops accepting on both listeners, lets in-flight requests and a running sweep finish, then closes the receipt sink and storage. */
   close(): Promise<void>;
 }
 
-/** The composition root: adapters → core → HTTP, listening on config.host:config.port (0 picks a free port). */
+/**
+ * The composition root: adapters → core → HTTP. The main API listens on config.host:config.port and the
+ * router API on config.routerHost:config.routerPort (0 picks a free port); both share one storage and one SDK.
+ */
 export async function startServer(
   config: ServerConfig,
   options: StartOptions = {},
@@ -41,64 +49,82 @@ export async function startServer(
   const clock = options.clock ?? systemClock();
   mkdirSync(config.dataDir, { recursive: true });
   const storage = await openSqliteStorage({ file: join(config.dataDir, 'runledger.sqlite') });
-  const mailer =
-    options.mailer ??
-    (config.smtpUrl
-      ? smtpMailer(config.smtpUrl, config.mailFrom)
-      : consoleMailer((line: string) => logger.info(line)));
-  const runledger = createRunledger(
-    { storage, clock, random: cryptoRandom(), mailer },
-    {
-      publicBaseUrl: config.publicBaseUrl,
-      production: config.production,
-      magicLinkTtlMinutes: config.magicLinkTtlMinutes,
-      inviteTtlHours: config.inviteTtlHours,
-      receiptPrefix: config.receiptPrefix,
-    },
-  );
-  const signer = jwtSigner(config.jwtSecret, config.jwtTtlHours, clock);
-  const windowMs = config.authRequestLimit.windowSeconds * 1000;
-  const limits = {
-    perEmail: new FixedWindowLimiter(clock, config.authRequestLimit.perEmail, windowMs),
-    perIp: new FixedWindowLimiter(clock, config.authRequestLimit.perIp, windowMs),
+  const opened: Array<() => Promise<void>> = [() => storage.close()];
+  // Undo in reverse order of opening; used both when start-up fails half way and on close.
+  const closeOpened = async () => {
+    for (const close of opened.reverse()) await close();
+    opened.length = 0;
   };
-  const app = createApp({
-    routes: allRoutes({ runledger, signer, limits }),
-    deps: { runledger, signer },
-    logger,
-    publicBaseUrl: config.publicBaseUrl,
-    jsonBodyLimit: config.jsonBodyLimit,
-  });
 
-  const server: Server = app.listen(config.port, config.host);
   try {
-    await once(server, 'listening');
+    const receiptSink = await openJsonlReceiptSink(join(config.dataDir, 'receipts'));
+    opened.push(() => receiptSink.close());
+    const mailer =
+      options.mailer ??
+      (config.smtpUrl
+        ? smtpMailer(config.smtpUrl, config.mailFrom)
+        : consoleMailer((line: string) => logger.info(line)));
+    const runledger = createRunledger(
+      { storage, clock, random: cryptoRandom(), mailer, receiptSink },
+      {
+        publicBaseUrl: config.publicBaseUrl,
+        production: config.production,
+        magicLinkTtlMinutes: config.magicLinkTtlMinutes,
+        inviteTtlHours: config.inviteTtlHours,
+        receiptPrefix: config.receiptPrefix,
+        leaseTtlSeconds: config.leaseTtlSeconds,
+        jobMaxAttempts: config.jobMaxAttempts,
+      },
+    );
+    // Receipts a crash left between commit and append are written before anyone can ask for them.
+    const recovered = await runledger.router.flushOutbox();
+    if (recovered > 0) logger.info({ recovered }, 'router receipt outbox flushed');
+
+    const signer = jwtSigner(config.jwtSecret, config.jwtTtlHours, clock);
+    const windowMs = config.authRequestLimit.windowSeconds * 1000;
+    const limits = {
+      perEmail: new FixedWindowLimiter(clock, config.authRequestLimit.perEmail, windowMs),
+      perIp: new FixedWindowLimiter(clock, config.authRequestLimit.perIp, windowMs),
+    };
+    const deps = { runledger, signer };
+    const mainApp = createApp({
+      routes: allRoutes({ runledger, signer, limits }),
+      deps,
+      logger,
+      publicBaseUrl: config.publicBaseUrl,
+      jsonBodyLimit: config.jsonBodyLimit,
+    });
+    const main: Listener = await listen(mainApp, config.port, config.host);
+    opened.push(() => main.close());
+
+    const routerApp = createApp({
+      routes: routerRoutes({ runledger, registrationKey: config.workerRegistrationKey }),
+      deps,
+      logger,
+      // Relative: the router has no public address; clients use the host they fetched the document from.
+      publicBaseUrl: '/',
+      jsonBodyLimit: config.jsonBodyLimit,
+      api: ROUTER_API,
+    });
+    const router: Listener = await listen(routerApp, config.routerPort, config.routerHost);
+    opened.push(() => router.close());
+
+    const sweeper = startSweeper(
+      () => runledger.router.sweepExpiredLeases(),
+      config.routerSweepSeconds,
+      logger,
+    );
+    opened.push(() => sweeper.stop());
+
+    let closing: Promise<void> | undefined;
+    return {
+      url: main.url,
+      routerUrl: router.url,
+      sweepLeases: () => sweeper.runNow(),
+      close: () => (closing ??= closeOpened()),
+    };
   } catch (error) {
-    await storage.close();
+    await closeOpened();
     throw error;
   }
-  const sockets = new Set<Socket>();
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-
-  const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const url = `http://${host === '0.0.0.0' || host === '[::]' ? 'localhost' : host}:${address.port}`;
-
-  let closing: Promise<void> | undefined;
-  const close = () => {
-    closing ??= (async () => {
-      const closed = new Promise<void>((resolve, reject) =>
-        server.close((error) => (error ? reject(error) : resolve())),
-      );
-      // Idle keep-alive connections would hold close() open forever; busy ones finish their request first.
-      server.closeIdleConnections();
-      await closed;
-      await storage.close();
-    })();
-    return closing;
-  };
-  return { url, close };
 }

@@ -22,14 +22,22 @@ export class ManualClock implements Clock {
 }
 
 export interface TestServer {
+  /** The main API. */
   url: string;
+  /** The router API v0.1 on its own listener; `apiClient(routerUrl)` validates against its /openapi.json. */
+  routerUrl: string;
+  /** One lease sweep now, as the interval would run it. */
+  sweepLeases(): Promise<number>;
   clock: ManualClock;
   config: ServerConfig;
   dataDir: string;
   close(): Promise<void>;
 }
 
-/** A real server on a free loopback port, over a real SQLite file in a fresh temp DATA_DIR. */
+/**
+ * A real server (both listeners on free loopback ports) over a real SQLite file and real receipt files
+ * in a fresh temp DATA_DIR. The sweeper interval is an hour so only `sweepLeases()` expires leases.
+ */
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'runledger-http-'));
   const config = loadConfig({
@@ -38,12 +46,20 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     HOST: '127.0.0.1',
     LOG_LEVEL: 'silent',
     PUBLIC_BASE_URL: 'http://runledger.test',
+    ROUTER_PORT: '0',
+    ROUTER_HOST: '127.0.0.1',
+    ROUTER_SWEEP_SECONDS: '3600',
     ...env,
   });
   const clock = new ManualClock();
-  const server = await startServer(config, { clock });
+  const server = await startServer(config, { clock }).catch(async (error: unknown) => {
+    await rm(dataDir, { recursive: true, force: true });
+    throw error;
+  });
   return {
     url: server.url,
+    routerUrl: server.routerUrl,
+    sweepLeases: () => server.sweepLeases(),
     clock,
     config,
     dataDir,

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cryptoRandom, openSqliteStorage } from '@runledger/adapters';
+import { cryptoRandom, openJsonlReceiptSink, openSqliteStorage } from '@runledger/adapters';
 import {
   createRunledger,
   type Actor,
@@ -57,8 +57,16 @@ export async function openWorld(
     magicLinkTtlMinutes: 10,
     inviteTtlHours: 168,
     receiptPrefix: 'rcpt',
+    leaseTtlSeconds: 600,
+    jobMaxAttempts: 3,
   };
-  const rl = createRunledger({ storage, clock, random: cryptoRandom(), mailer }, config);
+  // Outside `dir`, whose files the secrets-at-rest test reads one by one.
+  const receiptsDir = await mkdtemp(join(tmpdir(), 'runledger-identity-receipts-'));
+  const receiptSink = await openJsonlReceiptSink(receiptsDir);
+  const rl = createRunledger(
+    { storage, clock, random: cryptoRandom(), mailer, receiptSink },
+    config,
+  );
   let closed = false;
   return {
     rl,
@@ -68,9 +76,13 @@ export async function openWorld(
     file,
     dir,
     async close() {
-      if (!closed) await storage.close();
+      if (!closed) {
+        await storage.close();
+        await receiptSink.close();
+      }
       closed = true;
       await rm(dir, { recursive: true, force: true });
+      await rm(receiptsDir, { recursive: true, force: true });
     },
   };
 }

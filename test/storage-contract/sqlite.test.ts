@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { openSqliteStorage } from '@runledger/adapters';
 import { afterAll, beforeAll } from 'vitest';
 import { describeStorageContract } from './contract.js';
+import { describeRouterStorageContract } from './router-contract.js';
 
 let dir: string;
 let n = 0;
@@ -16,5 +17,9 @@ afterAll(async () => {
 });
 
 describeStorageContract('sqlite (file)', () =>
+  openSqliteStorage({ file: join(dir, `db-${n++}.sqlite`) }),
+);
+
+describeRouterStorageContract('sqlite (file)', () =>
   openSqliteStorage({ file: join(dir, `db-${n++}.sqlite`) }),
 );

@@ -9,6 +9,7 @@ import {
   type RouterReceiptLine,
 } from '@runledger/core';
 import { syncPath } from '../files/durable.js';
+import { readLastLines } from './recent.js';
 import { readTail } from './tail.js';
 import { acquireWriterLock } from './writer-lock.js';
 
@@ -128,6 +129,16 @@ export async function openJsonlReceiptSink(dir: string): Promise<JsonlReceiptSin
         queue.push({ input, resolve, reject });
         flushing ??= flush();
       });
+    },
+    async recentReceiptIds(date, lines) {
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new Error(`not a receipt file date: ${date}`);
+      const tail = await readLastLines(join(dir, receiptFileName(date)), lines);
+      const ids = new Set<string>();
+      for (const line of tail) {
+        const parsed = JSON.parse(line) as { receipt_id?: unknown };
+        if (typeof parsed.receipt_id === 'string') ids.add(parsed.receipt_id);
+      }
+      return ids;
     },
     async close() {
       closed = true;

@@ -1,4 +1,5 @@
 import type { Connection } from './connection.js';
+import { ROUTER_SCHEMA_SQL } from './router-schema.js';
 
 interface Migration {
   version: number;
@@ -67,6 +68,7 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX projects_org_page ON projects (org_id, created_at, id);
     `,
   },
+  { version: 3, name: 'router', sql: ROUTER_SCHEMA_SQL },
 ];
 
 /** Applies the migrations not yet recorded in schema_migrations, each in its own transaction. */

@@ -1,12 +1,18 @@
 import type { Repositories, Storage } from '@runledger/core';
 import { apiKeysRepository } from './api-keys.js';
+import { computeNodesRepository, quotesRepository } from './compute.js';
+import { datasetsRepository } from './datasets.js';
+import { jobsRepository } from './jobs.js';
 import { Connection, type Sql } from './connection.js';
 import { linksRepository } from './links.js';
 import { membershipsRepository } from './memberships.js';
 import { migrate } from './migrations.js';
 import { orgsRepository } from './orgs.js';
 import { projectsRepository } from './projects.js';
+import { routerMembersRepository } from './router-members.js';
+import { routerOutboxRepository } from './router-outbox.js';
 import { usersRepository } from './users.js';
+import { workersRepository } from './workers.js';
 
 function repositories(sql: Sql): Repositories {
   return {
@@ -16,6 +22,13 @@ function repositories(sql: Sql): Repositories {
     links: linksRepository(sql),
     apiKeys: apiKeysRepository(sql),
     projects: projectsRepository(sql),
+    routerMembers: routerMembersRepository(sql),
+    datasets: datasetsRepository(sql),
+    computeNodes: computeNodesRepository(sql),
+    quotes: quotesRepository(sql),
+    jobs: jobsRepository(sql),
+    workers: workersRepository(sql),
+    routerOutbox: routerOutboxRepository(sql),
   };
 }
 

@@ -4,3 +4,4 @@ export type { Mailer, MailMessage } from './mailer.js';
 export type { BlobStore, StoredBlob } from './blob-store.js';
 export type { ReceiptSink, RouterReceiptInput, RouterReceiptLine } from './receipt-sink.js';
 export type * from './storage.js';
+export type * from './router-storage.js';

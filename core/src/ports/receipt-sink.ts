@@ -24,4 +24,9 @@ export interface RouterReceiptLine extends RouterReceiptInput {
 /** Appends router receipts as checksummed JSON lines; resolves once the line is synced to disk. */
 export interface ReceiptSink {
   append(receipt: RouterReceiptInput): Promise<RouterReceiptLine>;
+  /**
+   * The receipt ids among the last `lines` complete lines of the day file `date` (YYYY-MM-DD);
+   * empty when that file does not exist. Outbox recovery uses it so a line is never written twice.
+   */
+  recentReceiptIds(date: string, lines: number): Promise<Set<string>>;
 }

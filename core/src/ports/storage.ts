@@ -1,4 +1,13 @@
 import type { Role } from '../schemas/enums.js';
+import type {
+  ComputeNodesRepository,
+  DatasetsRepository,
+  JobsRepository,
+  QuotesRepository,
+  RouterMembersRepository,
+  RouterOutboxRepository,
+  WorkersRepository,
+} from './router-storage.js';
 
 /**
  * Storage as repositories plus one `transaction(fn)` (DESIGN.md section 1).
@@ -18,6 +27,13 @@ export interface Repositories {
   links: LinksRepository;
   apiKeys: ApiKeysRepository;
   projects: ProjectsRepository;
+  routerMembers: RouterMembersRepository;
+  datasets: DatasetsRepository;
+  computeNodes: ComputeNodesRepository;
+  quotes: QuotesRepository;
+  jobs: JobsRepository;
+  workers: WorkersRepository;
+  routerOutbox: RouterOutboxRepository;
 }
 
 /** Keyset paging: rows ordered by (created_at, id); `after` is the last row of the previous page. */

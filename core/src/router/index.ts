@@ -16,3 +16,6 @@ export {
   membershipExpiry,
   membershipActive,
 } from './membership.js';
+export { routerUseCases } from './use-cases.js';
+export { routerId, WORKER_TOKEN_PREFIX, LEASE_TOKEN_PREFIX, type RouterIdPrefix } from './ids.js';
+export { RECOVERY_WINDOW_LINES } from './outbox.js';

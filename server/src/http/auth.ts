@@ -1,19 +1,28 @@
-import { RunledgerError, type Actor, type Runledger } from '@runledger/core';
+import { RunledgerError, type Actor, type Runledger, type WorkerActor } from '@runledger/core';
 import type { Request } from 'express';
 import type { JwtSigner } from './jwt.js';
 
-/** Who may call a route: nobody needs to sign in, a signed-in person, an owner, or a person or an API key. */
-export type AuthRequirement = 'none' | 'user' | 'owner' | 'any';
+/**
+ * Who may call a route: nobody needs to sign in, a signed-in person, an owner, a person or an API key,
+ * or (router API) a registered worker presenting its worker token.
+ */
+export type AuthRequirement = 'none' | 'user' | 'owner' | 'any' | 'worker';
+
+/** The bearer token of `Authorization: Bearer <token>`, or null when the header is absent. */
+export function bearerOf(req: Request): string | null {
+  const header = req.get('authorization');
+  if (header === undefined) return null;
+  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
+  if (!match?.[1]) throw new RunledgerError('unauthenticated', 'malformed Authorization header');
+  return match[1];
+}
 
 const API_KEY_PREFIX = 'rlk_';
 
 /** The credential a request carries: `Authorization: Bearer …` wins over `X-API-Key`. */
 function credentialOf(req: Request): { kind: 'jwt' | 'api_key'; value: string } | null {
-  const header = req.get('authorization');
-  if (header !== undefined) {
-    const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
-    if (!match?.[1]) throw new RunledgerError('unauthenticated', 'malformed Authorization header');
-    const value = match[1];
+  const value = bearerOf(req);
+  if (value !== null) {
     return { kind: value.startsWith(API_KEY_PREFIX) ? 'api_key' : 'jwt', value };
   }
   const apiKey = req.get('x-api-key');
@@ -30,8 +39,14 @@ export async function authenticate(
   requirement: AuthRequirement,
   runledger: Runledger,
   signer: JwtSigner,
-): Promise<Actor | null> {
+): Promise<Actor | WorkerActor | null> {
   if (requirement === 'none') return null;
+  if (requirement === 'worker') {
+    // Only the bearer header: a worker token is never an API key, and X-API-Key means nothing here.
+    const token = bearerOf(req);
+    if (token === null) throw new RunledgerError('unauthenticated', 'worker token required');
+    return runledger.router.authenticateWorker(token);
+  }
   const credential = credentialOf(req);
   if (!credential) throw new RunledgerError('unauthenticated', 'authentication required');
 

@@ -1,5 +1,9 @@
 import * as core from '@runledger/core';
-import { zodToOpenAPIRegistry, type OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import {
+  getRefId,
+  zodToOpenAPIRegistry,
+  type OpenAPIRegistry,
+} from '@asteasolutions/zod-to-openapi';
 
 type Definition = OpenAPIRegistry['definitions'][number];
 import { z } from 'zod';
@@ -44,7 +48,7 @@ const NAMED: Record<string, z.ZodType> = {
 };
 
 /** Every enumeration core exports becomes a named component, so clients and contract tests see SPEC's names. */
-function coreEnums(): Record<string, z.ZodType> {
+export function coreEnums(): Record<string, z.ZodType> {
   const exports: Record<string, unknown> = core;
   return Object.fromEntries(
     Object.entries(exports).filter(
@@ -53,28 +57,25 @@ function coreEnums(): Record<string, z.ZodType> {
   );
 }
 
-let tagged = false;
-
 /**
  * Names the schema instances themselves (not copies), so wherever core nests one (Role inside
- * Member) the document says `$ref: Role`. Done once per process: the instances are shared.
+ * Member) the document says `$ref: Role`, and returns them as generator definitions. A schema keeps
+ * the first name it gets: the instances are shared by every API description in the process.
+ * (registry.register would need zod's prototype patched before core's schemas were built; tagging
+ * the instances needs no patch.)
  */
-function tagOnce(all: Record<string, z.ZodType>): void {
-  if (tagged) return;
-  tagged = true;
+export function namedDefinitions(all: Record<string, z.ZodType>): Definition[] {
   for (const [name, schema] of Object.entries(all)) {
-    zodToOpenAPIRegistry.add(schema, { _internal: { refId: name } });
+    if (getRefId(schema) === undefined) {
+      zodToOpenAPIRegistry.add(schema, { _internal: { refId: name } });
+    }
   }
+  return Object.values(all).map((schema) => ({ type: 'schema' as const, schema }));
 }
 
-/**
- * The named schemas as generator definitions. (registry.register would need zod's prototype patched
- * before core's schemas were built; tagging the instances needs no patch.)
- */
+/** The main API's named schemas. */
 export function componentDefinitions(): Definition[] {
-  const all = { ...coreEnums(), ...NAMED };
-  tagOnce(all);
-  return Object.values(all).map((schema) => ({ type: 'schema' as const, schema }));
+  return namedDefinitions({ ...coreEnums(), ...NAMED });
 }
 
 export function registerSecuritySchemes(registry: OpenAPIRegistry): void {

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { Role, type Runledger } from '@runledger/core';
+import { Role, RunledgerError, type Runledger } from '@runledger/core';
 import express from 'express';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -47,5 +47,70 @@ describe('defineRoute response checking', () => {
     const response = await fetch(`${url}/role/admin`);
     expect(response.status).toBe(500);
     expect(await response.json()).toEqual({ detail: 'internal server error' });
+  });
+});
+
+describe('defineRoute worker auth, preconditions and 204', () => {
+  let url: string;
+  let close: () => Promise<void>;
+
+  beforeAll(async () => {
+    const runledger = {
+      router: {
+        authenticateWorker: async (token: string) => {
+          if (token !== 'good') throw new RunledgerError('unauthenticated', 'unknown worker');
+          return { worker_id: 'wkr_1', name: 'w', node_class: 'gpu_a_96gb' as const };
+        },
+      },
+    } as unknown as Runledger;
+    const routes = [
+      defineRoute({
+        method: 'post',
+        path: '/maybe/{what}',
+        summary: 'test',
+        tag: 'test',
+        auth: 'worker',
+        params: z.object({ what: z.string() }).strict(),
+        precondition: (req) => {
+          if (req.get('x-off') !== undefined) throw new RunledgerError('unavailable', 'off');
+        },
+        status: 200,
+        response: Role,
+        noContent: 'nothing',
+        handler: async ({ actor, params }) =>
+          params.what === 'none' ? null : actor.worker_id === 'wkr_1' ? 'owner' : 'member',
+      }),
+    ];
+    const app = express();
+    const router = express.Router();
+    for (const route of routes) route.mount(router, { runledger, signer: {} as JwtSigner });
+    app.use(router);
+    app.use(errorHandler(pino({ level: 'silent' })));
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    close = () => new Promise((resolve) => server.close(() => resolve()));
+  });
+  afterAll(() => close());
+
+  const post = (what: string, headers: Record<string, string> = {}) =>
+    fetch(`${url}/maybe/${what}`, { method: 'POST', headers });
+
+  it('resolves the worker from the bearer token and answers 401 without or with a bad one', async () => {
+    const ok = await post('x', { authorization: 'Bearer good' });
+    expect([ok.status, await ok.json()]).toEqual([200, 'owner']);
+    expect((await post('x')).status).toBe(401);
+    expect((await post('x', { authorization: 'Bearer bad' })).status).toBe(401);
+    expect((await post('x', { 'x-api-key': 'good' })).status).toBe(401);
+  });
+
+  it('answers 204 with no body when the handler returns null', async () => {
+    const none = await post('none', { authorization: 'Bearer good' });
+    expect([none.status, await none.text()]).toEqual([204, '']);
+  });
+
+  it('runs the precondition after authentication', async () => {
+    expect((await post('x', { 'x-off': '1' })).status).toBe(401);
+    expect((await post('x', { 'x-off': '1', authorization: 'Bearer good' })).status).toBe(503);
   });
 });

@@ -1,4 +1,4 @@
-import type { Actor, Runledger } from '@runledger/core';
+import type { Actor, Runledger, WorkerActor } from '@runledger/core';
 import { getRefId, type OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import type { Request, Response, Router } from 'express';
 import type { z } from 'zod';
@@ -14,7 +14,7 @@ type ExtraErrorStatus = 401 | 403 | 404 | 409 | 429 | 503;
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 type Result<S> = S extends z.ZodType ? z.input<S> : void;
-type ActorFor<Au> = Au extends 'none' ? null : Actor;
+type ActorFor<Au> = Au extends 'none' ? null : Au extends 'worker' ? WorkerActor : Actor;
 
 export interface RouteContext<B, Q, P, A = Actor> {
   actor: A;
@@ -31,6 +31,7 @@ export interface RouteDef<
   P extends z.ZodObject | undefined,
   R extends z.ZodType | undefined,
   Au extends AuthRequirement,
+  NC extends string | undefined = undefined,
 > {
   method: Method;
   /** OpenAPI form, `/projects/{project_id}`. */
@@ -46,9 +47,18 @@ export interface RouteDef<
   /** A named schema (see components.ts); absent only for 204. */
   response: R;
   errors?: readonly ExtraErrorStatus[];
+  /**
+   * When given, the handler may return null and the route then answers 204 with no body; the text
+   * says when (it becomes the 204's description).
+   */
+  noContent?: NC;
+  /** Checked after authentication and before the body is read, e.g. an internal credential (503 when unset). */
+  precondition?: (req: Request) => void;
   /** When given, a client that prefers text/html gets this page instead of JSON. */
   html?: (result: Out<R>) => string;
-  handler: (ctx: RouteContext<Out<B>, Out<Q>, Out<P>, ActorFor<Au>>) => Promise<Result<R>>;
+  handler: (
+    ctx: RouteContext<Out<B>, Out<Q>, Out<P>, ActorFor<Au>>,
+  ) => Promise<Result<R> | (NC extends string ? null : never)>;
 }
 
 export interface HttpDeps {
@@ -95,7 +105,8 @@ export function defineRoute<
   P extends z.ZodObject | undefined = undefined,
   R extends z.ZodType | undefined = undefined,
   Au extends AuthRequirement = AuthRequirement,
->(def: RouteDef<B, Q, P, R, Au>): Route {
+  NC extends string | undefined = undefined,
+>(def: RouteDef<B, Q, P, R, Au, NC>): Route {
   const expressPath = def.path.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
 
   const errorStatuses = new Set<number>([500, ...(def.errors ?? [])]);
@@ -111,6 +122,7 @@ export function defineRoute<
       return;
     }
     const actor = await authenticate(req, def.auth, deps.runledger, deps.signer);
+    def.precondition?.(req);
     const ctx = {
       actor,
       body: def.body ? parseOrThrow(def.body, req.body, 'body') : undefined,
@@ -120,6 +132,10 @@ export function defineRoute<
       res,
     } as RouteContext<Out<B>, Out<Q>, Out<P>, ActorFor<Au>>;
     const result = await def.handler(ctx);
+    if (result === null && def.noContent !== undefined) {
+      res.status(204).end();
+      return;
+    }
     if (!def.response) {
       res.status(def.status).end();
       return;
@@ -188,7 +204,11 @@ export function defineRoute<
             ? { body: { required: true, content: { 'application/json': { schema: def.body } } } }
             : {}),
         },
-        responses: { [def.status]: success, ...errorResponses },
+        responses: {
+          [def.status]: success,
+          ...(def.noContent !== undefined ? { 204: { description: def.noContent } } : {}),
+          ...errorResponses,
+        },
       });
     },
   };
@@ -196,6 +216,7 @@ export function defineRoute<
 
 function securityOf(auth: AuthRequirement): Array<Record<string, string[]>> {
   if (auth === 'none') return [];
+  if (auth === 'worker') return [{ workerToken: [] }];
   if (auth === 'any') return [{ bearerAuth: [] }, { apiKeyHeader: [] }];
   return [{ bearerAuth: [] }];
 }

@@ -1,0 +1,191 @@
+import type {
+  JobArtifactRecord,
+  JobChange,
+  JobRecord,
+  JobStatus,
+  JobsRepository,
+} from '@runledger/core';
+import type { Sql, SqlParam } from './connection.js';
+
+const LEASE_COLUMNS = [
+  'status',
+  'attempt',
+  'lease_epoch',
+  'lease_token_hash',
+  'lease_expires_at',
+  'worker_id',
+  'updated_at',
+] as const;
+const OPTIONAL_COLUMNS = [
+  'progress',
+  'message',
+  'result',
+  'error',
+  'cost',
+  'billed_seconds',
+  'accepted_at',
+  'finished_at',
+] as const;
+
+/** The SET clause of a fenced update; column names come from the fixed lists above, values are parameters. */
+function setClause(change: JobChange): { sql: string; params: SqlParam[] } {
+  const parts: string[] = [];
+  const params: SqlParam[] = [];
+  for (const column of LEASE_COLUMNS) {
+    parts.push(`${column} = ?`);
+    params.push(change[column]);
+  }
+  for (const column of OPTIONAL_COLUMNS) {
+    const value = change[column];
+    if (value !== undefined) {
+      parts.push(`${column} = ?`);
+      params.push(value);
+    }
+  }
+  if (change.add_log_lines !== undefined) {
+    parts.push('log_lines = log_lines + ?');
+    params.push(change.add_log_lines);
+  }
+  return { sql: parts.join(', '), params };
+}
+
+export function jobsRepository(sql: Sql): JobsRepository {
+  return {
+    async insert(j) {
+      await sql.run(
+        `INSERT INTO jobs (job_id, member_id, type, node_class, hours, hourly_rate, estimated_amount,
+                           currency, input, status, attempt, lease_epoch, lease_token_hash,
+                           lease_expires_at, worker_id, progress, message, log_lines, result, error,
+                           cost, billed_seconds, created_at, accepted_at, finished_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [
+          j.job_id,
+          j.member_id,
+          j.type,
+          j.node_class,
+          j.hours,
+          j.hourly_rate,
+          j.estimated_amount,
+          j.currency,
+          j.input,
+          j.status,
+          j.attempt,
+          j.lease_epoch,
+          j.lease_token_hash,
+          j.lease_expires_at,
+          j.worker_id,
+          j.progress,
+          j.message,
+          j.log_lines,
+          j.result,
+          j.error,
+          j.cost,
+          j.billed_seconds,
+          j.created_at,
+          j.accepted_at,
+          j.finished_at,
+          j.updated_at,
+        ],
+      );
+    },
+    async byId(jobId) {
+      return (await sql.get<JobRecord>('SELECT * FROM jobs WHERE job_id = ?', [jobId])) ?? null;
+    },
+    async oldestQueued(nodeClass, limit) {
+      return sql.all<JobRecord>(
+        `SELECT * FROM jobs WHERE node_class = ? AND status = 'queued'
+         ORDER BY created_at, job_id LIMIT ?`,
+        [nodeClass, limit],
+      );
+    },
+    async liveLeasesOf(workerId, now) {
+      return sql.all<JobRecord>(
+        `SELECT * FROM jobs WHERE worker_id = ? AND status IN ('leased', 'running')
+           AND lease_expires_at > ? ORDER BY created_at, job_id`,
+        [workerId, now],
+      );
+    },
+    async expiredLeases(now, limit) {
+      return sql.all<JobRecord>(
+        `SELECT * FROM jobs WHERE status IN ('leased', 'running') AND lease_expires_at <= ?
+         ORDER BY lease_expires_at, job_id LIMIT ?`,
+        [now, limit],
+      );
+    },
+    async applyFenced(jobId, fence, guard, change) {
+      const where = ['job_id = ?', 'lease_epoch = ?'];
+      const params: SqlParam[] = [jobId, guard.lease_epoch];
+      where.push(`status IN (${fence.statuses.map(() => '?').join(', ')})`);
+      params.push(...fence.statuses);
+      const need = <T>(value: T | undefined, what: string): T => {
+        if (value === undefined) throw new Error(`fenced update needs ${what}`);
+        return value;
+      };
+      if (fence.token) {
+        where.push('lease_token_hash = ?');
+        params.push(need(guard.token_hash, 'a token hash'));
+      }
+      if (fence.unexpired) {
+        where.push('lease_expires_at > ?');
+        params.push(need(guard.now, 'now'));
+      }
+      if (fence.expired) {
+        where.push('lease_expires_at <= ?');
+        params.push(need(guard.now, 'now'));
+      }
+      if (fence.worker) {
+        where.push('worker_id = ?');
+        params.push(need(guard.worker_id, 'a worker id'));
+      }
+      if (fence.unleased) where.push('lease_token_hash IS NULL');
+      const set = setClause(change);
+      const result = await sql.run(`UPDATE jobs SET ${set.sql} WHERE ${where.join(' AND ')}`, [
+        ...set.params,
+        ...params,
+      ]);
+      return result.changes === 1;
+    },
+    async appendLogs(jobId, lines, at) {
+      const row = await sql.get<{ n: number | null }>(
+        'SELECT MAX(line_no) AS n FROM job_logs WHERE job_id = ?',
+        [jobId],
+      );
+      let lineNo = row?.n ?? 0;
+      for (const line of lines) {
+        lineNo += 1;
+        await sql.run(
+          'INSERT INTO job_logs (job_id, line_no, line, created_at) VALUES (?, ?, ?, ?)',
+          [jobId, lineNo, line, at],
+        );
+      }
+    },
+    async insertArtifact(a) {
+      await sql.run(
+        `INSERT INTO job_artifacts (artifact_id, job_id, worker_id, name, uri, sha256, size, reported_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        [a.artifact_id, a.job_id, a.worker_id, a.name, a.uri, a.sha256, a.size, a.reported_at],
+      );
+    },
+    async artifactsOf(jobId) {
+      return sql.all<JobArtifactRecord>(
+        'SELECT * FROM job_artifacts WHERE job_id = ? ORDER BY reported_at, artifact_id',
+        [jobId],
+      );
+    },
+    async countByStatus() {
+      const counts: Record<JobStatus, number> = {
+        queued: 0,
+        leased: 0,
+        running: 0,
+        completed: 0,
+        failed: 0,
+        canceled: 0,
+      };
+      const rows = await sql.all<{ status: JobStatus; n: number }>(
+        'SELECT status, COUNT(*) AS n FROM jobs GROUP BY status',
+      );
+      for (const r of rows) counts[r.status] = r.n;
+      return counts;
+    },
+  };
+}

@@ -1,0 +1,23 @@
+import type { RouterOutboxRepository, RouterReceiptInput } from '@runledger/core';
+import type { Sql } from './connection.js';
+
+export function routerOutboxRepository(sql: Sql): RouterOutboxRepository {
+  return {
+    async insert(receipt) {
+      await sql.run('INSERT INTO router_receipt_outbox (receipt_id, body) VALUES (?, ?)', [
+        receipt.receipt_id,
+        JSON.stringify(receipt),
+      ]);
+    },
+    async list(limit) {
+      const rows = await sql.all<{ body: string }>(
+        'SELECT body FROM router_receipt_outbox ORDER BY position LIMIT ?',
+        [limit],
+      );
+      return rows.map((r) => JSON.parse(r.body) as RouterReceiptInput);
+    },
+    async delete(receiptId) {
+      await sql.run('DELETE FROM router_receipt_outbox WHERE receipt_id = ?', [receiptId]);
+    },
+  };
+}

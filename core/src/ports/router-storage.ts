@@ -1,0 +1,234 @@
+import type { LeaseFence } from '../leases/fence.js';
+import type { NodeClass } from '../router/pricing.js';
+import type { DatasetStatus } from '../schemas/router.js';
+import type { JobStatus, JobType } from '../schemas/enums.js';
+import type { RouterReceiptInput } from './receipt-sink.js';
+import type { PageQuery } from './storage.js';
+
+/**
+ * Router records and repositories (DESIGN.md section 8). Times are ISO 8601 UTC strings with
+ * milliseconds, so they compare correctly as text. Secrets appear only as SHA-256 hex.
+ */
+
+export interface RouterMemberRecord {
+  member_id: string;
+  /** Normalized: trimmed, lower case. Not unique: one person may hold several member ids. */
+  email: string;
+  name: string;
+  created_at: string;
+  activated_at: string | null;
+  expires_at: string | null;
+}
+
+export interface RouterMembersRepository {
+  insert(member: RouterMemberRecord): Promise<void>;
+  byId(memberId: string): Promise<RouterMemberRecord | null>;
+  /** Sets the term; false when no such member exists. */
+  activate(memberId: string, activatedAt: string, expiresAt: string): Promise<boolean>;
+  /** Active means expires_at > now. */
+  counts(now: string): Promise<{ active: number; inactive: number }>;
+}
+
+export interface DatasetRecord {
+  dataset_id: string;
+  name: string;
+  description: string | null;
+  status: DatasetStatus;
+  created_at: string;
+}
+
+export interface DatasetAccessRecord {
+  dataset_id: string;
+  member_id: string;
+  receipt_id: string;
+  granted_at: string;
+}
+
+export interface DatasetsRepository {
+  insert(dataset: DatasetRecord): Promise<void>;
+  byId(datasetId: string): Promise<DatasetRecord | null>;
+  /** Ordered by (created_at, dataset_id); the cursor id is the dataset id. */
+  list(page: PageQuery): Promise<DatasetRecord[]>;
+  count(): Promise<number>;
+  /** Inserts the grant unless (dataset_id, member_id) already has one; false when it had. */
+  grantAccess(grant: DatasetAccessRecord): Promise<boolean>;
+  accessOf(datasetId: string, memberId: string): Promise<DatasetAccessRecord | null>;
+}
+
+export interface ComputeNodeRecord {
+  node_id: string;
+  name: string;
+  node_class: NodeClass;
+  status: 'available';
+  created_at: string;
+}
+
+export interface ComputeNodesRepository {
+  insert(node: ComputeNodeRecord): Promise<void>;
+  /** Every registered node, ordered by (created_at, node_id). */
+  list(): Promise<ComputeNodeRecord[]>;
+  count(): Promise<number>;
+}
+
+export interface QuoteRecord {
+  quote_id: string;
+  member_id: string;
+  node_class: NodeClass;
+  hours: number;
+  hourly_rate: string;
+  amount: string;
+  currency: string;
+  receipt_id: string;
+  created_at: string;
+}
+
+export interface QuotesRepository {
+  insert(quote: QuoteRecord): Promise<void>;
+  byId(quoteId: string): Promise<QuoteRecord | null>;
+}
+
+/** The lease columns of a job, the part the lease machine (core/src/leases) owns. */
+export interface JobLeaseColumns {
+  status: JobStatus;
+  attempt: number;
+  lease_epoch: number;
+  lease_token_hash: string | null;
+  lease_expires_at: string | null;
+  worker_id: string | null;
+}
+
+export interface JobRecord extends JobLeaseColumns {
+  job_id: string;
+  member_id: string;
+  type: JobType;
+  node_class: NodeClass;
+  hours: number;
+  hourly_rate: string;
+  estimated_amount: string;
+  currency: string;
+  /** JSON text of the caller's input object, or null. */
+  input: string | null;
+  progress: number | null;
+  message: string | null;
+  log_lines: number;
+  /** JSON text of the worker's result object, or null. */
+  result: string | null;
+  error: string | null;
+  cost: string | null;
+  billed_seconds: number | null;
+  created_at: string;
+  accepted_at: string | null;
+  finished_at: string | null;
+  updated_at: string;
+}
+
+/** What a fenced update sets: the new lease columns plus any of the job's other mutable fields. */
+export type JobChange = JobLeaseColumns &
+  Pick<JobRecord, 'updated_at'> &
+  Partial<
+    Pick<
+      JobRecord,
+      | 'progress'
+      | 'message'
+      | 'result'
+      | 'error'
+      | 'cost'
+      | 'billed_seconds'
+      | 'accepted_at'
+      | 'finished_at'
+    >
+  > & {
+    /** Lines to add to log_lines. */
+    add_log_lines?: number;
+  };
+
+/**
+ * The values a fenced update matches, per the event's LeaseFence:
+ * always `lease_epoch` (as read with the row); `token_hash` when fence.token; `worker_id` when
+ * fence.worker; `now` when fence.unexpired or fence.expired.
+ */
+export interface JobGuard {
+  lease_epoch: number;
+  token_hash?: string;
+  worker_id?: string;
+  now?: string;
+}
+
+export interface JobArtifactRecord {
+  artifact_id: string;
+  job_id: string;
+  worker_id: string;
+  name: string;
+  uri: string;
+  sha256: string | null;
+  size: number | null;
+  reported_at: string;
+}
+
+export interface JobsRepository {
+  insert(job: JobRecord): Promise<void>;
+  byId(jobId: string): Promise<JobRecord | null>;
+  /** Queued jobs of a class, oldest first (created_at, job_id). */
+  oldestQueued(nodeClass: NodeClass, limit: number): Promise<JobRecord[]>;
+  /** Jobs leased or running for this worker whose lease is live at `now`. */
+  liveLeasesOf(workerId: string, now: string): Promise<JobRecord[]>;
+  /** Jobs leased or running whose lease_expires_at ≤ now, oldest expiry first. */
+  expiredLeases(now: string, limit: number): Promise<JobRecord[]>;
+  /**
+   * The one conditional UPDATE of every job change:
+   * `UPDATE jobs SET … WHERE job_id = ? AND lease_epoch = ? AND status IN (fence.statuses) [AND …fence]`.
+   * Returns true when exactly one row changed; false means the fence refused and nothing changed.
+   */
+  applyFenced(
+    jobId: string,
+    fence: LeaseFence,
+    guard: JobGuard,
+    change: JobChange,
+  ): Promise<boolean>;
+  appendLogs(jobId: string, lines: readonly string[], at: string): Promise<void>;
+  insertArtifact(artifact: JobArtifactRecord): Promise<void>;
+  artifactsOf(jobId: string): Promise<JobArtifactRecord[]>;
+  countByStatus(): Promise<Record<JobStatus, number>>;
+}
+
+export interface WorkerRecord {
+  worker_id: string;
+  name: string;
+  node_class: NodeClass;
+  /** SHA-256 hex of the worker token; unique. */
+  token_hash: string;
+  created_at: string;
+  last_seen_at: string | null;
+}
+
+export interface WorkersRepository {
+  insert(worker: WorkerRecord): Promise<void>;
+  byId(workerId: string): Promise<WorkerRecord | null>;
+  byTokenHash(tokenHash: string): Promise<WorkerRecord | null>;
+  touch(workerId: string, at: string): Promise<void>;
+  /** Ordered by (created_at, worker_id). */
+  list(page: PageQuery): Promise<WorkerRecord[]>;
+  count(): Promise<number>;
+  countByClass(): Promise<Partial<Record<NodeClass, number>>>;
+}
+
+/**
+ * Receipts written in the same transaction as the state change they record, appended to the
+ * ReceiptSink after commit and deleted once the line is durable; rows left by a crash are flushed at start-up.
+ */
+export interface RouterOutboxRepository {
+  insert(receipt: RouterReceiptInput): Promise<void>;
+  /** The oldest rows first, in insertion order. */
+  list(limit: number): Promise<RouterReceiptInput[]>;
+  delete(receiptId: string): Promise<void>;
+}
+
+export interface RouterRepositories {
+  routerMembers: RouterMembersRepository;
+  datasets: DatasetsRepository;
+  computeNodes: ComputeNodesRepository;
+  quotes: QuotesRepository;
+  jobs: JobsRepository;
+  workers: WorkersRepository;
+  routerOutbox: RouterOutboxRepository;
+}

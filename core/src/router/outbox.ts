@@ -1,0 +1,82 @@
+import type { ReceiptSink, RouterReceiptInput } from '../ports/receipt-sink.js';
+import type { Repositories, Storage } from '../ports/storage.js';
+
+/** Lines read back per day file at recovery beyond the rows left: covers every append in flight at a crash. */
+export const RECOVERY_WINDOW_LINES = 10_000;
+const FLUSH_BATCH = 1_000;
+
+/**
+ * Receipts and the database agree across a crash: a change and its receipts commit together (the
+ * receipts as outbox rows), then each line is appended durably and its row deleted. A crash between
+ * the two leaves a row that start-up recovery appends, unless its line already made it to the file.
+ */
+export interface ReceiptOutbox {
+  /** Runs `work` in one transaction; the receipts it collects commit with it and are durable when this resolves. */
+  commit<T>(work: (tx: Repositories, receipts: RouterReceiptInput[]) => Promise<T>): Promise<T>;
+  /** Appends rows left by a crash, skipping any whose receipt_id is already in its day file; returns how many were appended. */
+  flush(): Promise<number>;
+}
+
+export function receiptOutbox(storage: Storage, sink: ReceiptSink): ReceiptOutbox {
+  // Rows whose append this process still owes: a concurrent flush must leave them alone.
+  const inFlight = new Set<string>();
+
+  async function publish(receipts: RouterReceiptInput[]): Promise<void> {
+    if (receipts.length === 0) return;
+    try {
+      // append queues synchronously, so lines land in the order the change produced them.
+      await Promise.all(receipts.map((r) => sink.append(r)));
+      await storage.transaction(async (tx) => {
+        for (const r of receipts) await tx.routerOutbox.delete(r.receipt_id);
+      });
+    } finally {
+      for (const r of receipts) inFlight.delete(r.receipt_id);
+    }
+  }
+
+  return {
+    async commit(work) {
+      let receipts: RouterReceiptInput[] = [];
+      const result = await storage.transaction(async (tx) => {
+        receipts = [];
+        const value = await work(tx, receipts);
+        for (const r of receipts) {
+          await tx.routerOutbox.insert(r);
+          inFlight.add(r.receipt_id);
+        }
+        return value;
+      });
+      await publish(receipts);
+      return result;
+    },
+
+    async flush() {
+      let appended = 0;
+      const seen = new Set<string>();
+      for (;;) {
+        const rows = (
+          await storage.transaction((tx) => tx.routerOutbox.list(FLUSH_BATCH + inFlight.size))
+        ).filter((r) => !inFlight.has(r.receipt_id) && !seen.has(r.receipt_id));
+        if (rows.length === 0) return appended;
+        const perDate = new Map<string, number>();
+        for (const r of rows) {
+          const date = r.created_at.slice(0, 10);
+          perDate.set(date, (perDate.get(date) ?? 0) + 1);
+        }
+        const written = new Map<string, Set<string>>();
+        for (const [date, count] of perDate) {
+          written.set(date, await sink.recentReceiptIds(date, count + RECOVERY_WINDOW_LINES));
+        }
+        for (const r of rows) {
+          seen.add(r.receipt_id);
+          if (written.get(r.created_at.slice(0, 10))?.has(r.receipt_id)) continue;
+          await sink.append(r);
+          appended += 1;
+        }
+        await storage.transaction(async (tx) => {
+          for (const r of rows) await tx.routerOutbox.delete(r.receipt_id);
+        });
+      }
+    },
+  };
+}

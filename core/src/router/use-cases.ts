@@ -1,0 +1,24 @@
+import type { Deps, RouterUseCases } from '../sdk.js';
+import { adminUseCases } from './admin.js';
+import { computeUseCases } from './compute.js';
+import { routerContext } from './context.js';
+import { datasetUseCases } from './datasets.js';
+import { jobUseCases } from './jobs.js';
+import { memberUseCases } from './members.js';
+import { sweeperUseCases } from './sweeper.js';
+import { workerUseCases } from './workers.js';
+
+/** The router API v0.1 over the ports: members, datasets, compute, jobs, workers, sweeper, admin. */
+export function routerUseCases(deps: Deps): RouterUseCases {
+  const ctx = routerContext(deps);
+  return {
+    ...memberUseCases(ctx),
+    ...datasetUseCases(ctx),
+    ...computeUseCases(ctx),
+    ...jobUseCases(ctx),
+    ...workerUseCases(ctx),
+    ...sweeperUseCases(ctx),
+    ...adminUseCases(ctx),
+    flushOutbox: () => ctx.outbox.flush(),
+  };
+}

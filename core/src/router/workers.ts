@@ -1,0 +1,289 @@
+import { RunledgerError, conflict, notFound, unauthenticated } from '../errors.js';
+import type { JobEvent } from '../leases/machine.js';
+import type { JobRecord, WorkerRecord } from '../ports/router-storage.js';
+import type { RouterReceiptInput } from '../ports/receipt-sink.js';
+import type { Repositories } from '../ports/storage.js';
+import { constantTimeEqual, hashSecret, newSecret } from '../secrets/secret.js';
+import type { RouterJob } from '../schemas/router.js';
+import type { RouterUseCases, WorkerActor } from '../sdk.js';
+import type { RouterContext } from './context.js';
+import { LEASE_TOKEN_PREFIX, WORKER_TOKEN_PREFIX, routerId } from './ids.js';
+import { applyJobEvent, type JobExtras } from './job-events.js';
+import { jobOrThrow, jobView } from './jobs.js';
+import { actualCost } from './pricing.js';
+
+type WorkerUseCases = Pick<
+  RouterUseCases,
+  | 'registerWorker'
+  | 'authenticateWorker'
+  | 'heartbeat'
+  | 'leaseJob'
+  | 'acceptJob'
+  | 'reportStatus'
+  | 'appendLogs'
+  | 'reportArtifacts'
+  | 'completeWorkerJob'
+  | 'failWorkerJob'
+>;
+
+/** Queued candidates tried per lease call: the conditional UPDATE may lose one to another connection. */
+const LEASE_CANDIDATES = 5;
+const MAX_TOKEN_LENGTH = 256;
+
+type HeldEvent = 'accept' | 'status' | 'log' | 'artifact' | 'complete' | 'fail';
+
+export function workerUseCases(ctx: RouterContext): WorkerUseCases {
+  const { storage, clock, random, outbox, config } = ctx;
+  const max = config.jobMaxAttempts;
+  const ttl = config.leaseTtlSeconds;
+
+  /**
+   * One worker call on a held lease: read the job, let the lease machine check token, status and
+   * expiry, and change it in one fenced UPDATE; `also` adds rows and receipts in the same transaction.
+   */
+  function held(
+    worker: WorkerActor,
+    jobId: string,
+    leaseToken: string,
+    type: HeldEvent,
+    extras: (job: JobRecord, now: Date) => JobExtras,
+    also?: (
+      tx: Repositories,
+      job: JobRecord,
+      at: string,
+      receipts: RouterReceiptInput[],
+    ) => Promise<void>,
+  ): Promise<RouterJob> {
+    const now = clock.now();
+    const at = now.toISOString();
+    return outbox.commit(async (tx, receipts) => {
+      const job = await jobOrThrow(tx, jobId);
+      if (typeof leaseToken !== 'string' || leaseToken.length > MAX_TOKEN_LENGTH) {
+        throw conflict('stale lease: the token does not hold this job');
+      }
+      const event: JobEvent = { type, token_hash: hashSecret(leaseToken), now };
+      const next = await applyJobEvent(tx, job, event, at, extras(job, now));
+      await tx.workers.touch(worker.worker_id, at);
+      if (also) await also(tx, next.job, at, receipts);
+      return jobView(tx, next.job, max);
+    });
+  }
+
+  const subject = (job: JobRecord) => ({
+    job_id: job.job_id,
+    worker_id: job.worker_id,
+    lease_epoch: job.lease_epoch,
+    attempt: job.attempt,
+  });
+
+  return {
+    async registerWorker(input) {
+      const token = `${WORKER_TOKEN_PREFIX}${newSecret(random)}`;
+      const at = clock.now().toISOString();
+      const worker: WorkerRecord = {
+        worker_id: routerId('wkr', random),
+        name: input.name.trim(),
+        node_class: input.node_class,
+        token_hash: hashSecret(token),
+        created_at: at,
+        last_seen_at: null,
+      };
+      await outbox.commit(async (tx, receipts) => {
+        await tx.workers.insert(worker);
+        receipts.push(
+          ctx.receipt('worker_registered', at, {
+            worker_id: worker.worker_id,
+            node_class: worker.node_class,
+          }),
+        );
+      });
+      return {
+        worker_id: worker.worker_id,
+        worker_token: token,
+        name: worker.name,
+        node_class: worker.node_class,
+        created_at: at,
+      };
+    },
+
+    async authenticateWorker(workerToken) {
+      if (
+        typeof workerToken !== 'string' ||
+        workerToken.length === 0 ||
+        workerToken.length > MAX_TOKEN_LENGTH
+      ) {
+        throw unauthenticated('a worker token is required');
+      }
+      const hash = hashSecret(workerToken);
+      const worker = await storage.transaction((tx) => tx.workers.byTokenHash(hash));
+      if (worker === null || !constantTimeEqual(worker.token_hash, hash)) {
+        throw unauthenticated('unknown worker token');
+      }
+      return { worker_id: worker.worker_id, name: worker.name, node_class: worker.node_class };
+    },
+
+    async heartbeat(worker) {
+      const now = clock.now();
+      const at = now.toISOString();
+      return storage.transaction(async (tx) => {
+        if ((await tx.workers.byId(worker.worker_id)) === null) throw notFound('worker');
+        await tx.workers.touch(worker.worker_id, at);
+        let renewed = 0;
+        for (const job of await tx.jobs.liveLeasesOf(worker.worker_id, at)) {
+          const event: JobEvent = {
+            type: 'heartbeat',
+            worker_id: worker.worker_id,
+            now,
+            ttl_seconds: ttl,
+          };
+          await applyJobEvent(tx, job, event, at);
+          renewed += 1;
+        }
+        return { worker_id: worker.worker_id, last_seen_at: at, leases_renewed: renewed };
+      });
+    },
+
+    async leaseJob(worker) {
+      const now = clock.now();
+      const at = now.toISOString();
+      const token = `${LEASE_TOKEN_PREFIX}${newSecret(random)}`;
+      return outbox.commit(async (tx, receipts) => {
+        await tx.workers.touch(worker.worker_id, at);
+        for (const candidate of await tx.jobs.oldestQueued(worker.node_class, LEASE_CANDIDATES)) {
+          const event: JobEvent = {
+            type: 'lease',
+            worker_id: worker.worker_id,
+            token_hash: hashSecret(token),
+            now,
+            ttl_seconds: ttl,
+          };
+          let leased: JobRecord;
+          try {
+            leased = (await applyJobEvent(tx, candidate, event, at)).job;
+          } catch (error) {
+            // Taken meanwhile by another connection: try the next oldest.
+            if (error instanceof RunledgerError && error.code === 'conflict') continue;
+            throw error;
+          }
+          receipts.push(ctx.receipt('job_leased', at, subject(leased)));
+          return {
+            job: await jobView(tx, leased, max),
+            lease_token: token,
+            lease_expires_at: leased.lease_expires_at!,
+          };
+        }
+        return null;
+      });
+    },
+
+    acceptJob(worker, jobId, input) {
+      return held(
+        worker,
+        jobId,
+        input.lease_token,
+        'accept',
+        (_job, now) => ({ accepted_at: now.toISOString() }),
+        async (_tx, job, at, receipts) => {
+          receipts.push(ctx.receipt('worker_job_accepted', at, subject(job)));
+        },
+      );
+    },
+
+    reportStatus(worker, jobId, input) {
+      return held(worker, jobId, input.lease_token, 'status', () => ({
+        ...(input.progress === undefined ? {} : { progress: input.progress }),
+        ...(input.message === undefined ? {} : { message: input.message }),
+      }));
+    },
+
+    appendLogs(worker, jobId, input) {
+      return held(
+        worker,
+        jobId,
+        input.lease_token,
+        'log',
+        () => ({ add_log_lines: input.lines.length }),
+        async (tx, job, at) => {
+          await tx.jobs.appendLogs(job.job_id, input.lines, at);
+        },
+      );
+    },
+
+    reportArtifacts(worker, jobId, input) {
+      return held(
+        worker,
+        jobId,
+        input.lease_token,
+        'artifact',
+        () => ({}),
+        async (tx, job, at, receipts) => {
+          for (const a of input.artifacts) {
+            const artifactId = routerId('art', random);
+            await tx.jobs.insertArtifact({
+              artifact_id: artifactId,
+              job_id: job.job_id,
+              worker_id: worker.worker_id,
+              name: a.name,
+              uri: a.uri,
+              sha256: a.sha256 ?? null,
+              size: a.size ?? null,
+              reported_at: at,
+            });
+            receipts.push(
+              ctx.receipt('artifact_reported', at, {
+                job_id: job.job_id,
+                worker_id: worker.worker_id,
+                artifact_id: artifactId,
+                name: a.name,
+                sha256: a.sha256 ?? null,
+              }),
+            );
+          }
+        },
+      );
+    },
+
+    completeWorkerJob(worker, jobId, input) {
+      let billed = { amount: '0.00', seconds: 0 };
+      return held(
+        worker,
+        jobId,
+        input.lease_token,
+        'complete',
+        (job, now) => {
+          // accepted_at is set by accept, and complete needs running, so it is present when the fence passes.
+          billed = actualCost(job.node_class, new Date(job.accepted_at ?? now.toISOString()), now);
+          return {
+            result: input.result === undefined ? null : JSON.stringify(input.result),
+            cost: billed.amount,
+            billed_seconds: billed.seconds,
+            finished_at: now.toISOString(),
+          };
+        },
+        async (_tx, job, at, receipts) => {
+          receipts.push(
+            ctx.receipt(
+              'worker_job_completed',
+              at,
+              { job_id: job.job_id, worker_id: job.worker_id, billed_seconds: billed.seconds },
+              billed.amount,
+            ),
+          );
+        },
+      );
+    },
+
+    failWorkerJob(worker, jobId, input) {
+      return held(
+        worker,
+        jobId,
+        input.lease_token,
+        'fail',
+        (_job, now) => ({ error: input.error, finished_at: now.toISOString() }),
+        async (_tx, job, at, receipts) => {
+          receipts.push(ctx.receipt('worker_job_failed', at, subject(job)));
+        },
+      );
+    },
+  };
+}

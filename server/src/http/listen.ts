@@ -1,0 +1,36 @@
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
+
+export interface Listener {
+  /** http://host:port as bound (port 0 resolves to the port the OS picked). */
+  url: string;
+  /** Stops accepting, lets in-flight requests finish, then resolves. */
+  close(): Promise<void>;
+}
+
+/** Listens on host:port and resolves once bound; rejects (nothing left open) when binding fails. */
+export async function listen(app: Express, port: number, host: string): Promise<Listener> {
+  const server: Server = app.listen(port, host);
+  await once(server, 'listening');
+
+  const address = server.address() as AddressInfo;
+  const bound = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const shown = bound === '0.0.0.0' || bound === '[::]' ? 'localhost' : bound;
+  const url = `http://${shown}:${address.port}`;
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      const closed = new Promise<void>((resolve, reject) =>
+        server.close((error) => (error ? reject(error) : resolve())),
+      );
+      // Idle keep-alive connections would hold close() open forever; busy ones finish their request first.
+      server.closeIdleConnections();
+      await closed;
+    })();
+    return closing;
+  };
+  return { url, close };
+}

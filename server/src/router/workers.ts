@@ -1,0 +1,188 @@
+import {
+  JobLease,
+  RouterJob,
+  RunledgerError,
+  WorkerAcceptBody,
+  WorkerArtifactsBody,
+  WorkerCompleteBody,
+  WorkerFailBody,
+  WorkerHeartbeat,
+  WorkerHeartbeatBody,
+  WorkerLeaseBody,
+  WorkerLogsBody,
+  WorkerRegisterBody,
+  WorkerRegistered,
+  WorkerStatusBody,
+  constantTimeEqual,
+  type Runledger,
+} from '@runledger/core';
+import type { Request } from 'express';
+import { defineRoute, type Route } from '../http/route.js';
+import { JobParams } from './params.js';
+
+export interface WorkerRouteDeps {
+  runledger: Runledger;
+  /** WORKER_REGISTRATION_KEY; null turns registration off (503). */
+  registrationKey: string | null;
+}
+
+const STALE_LEASE =
+  'A stale, expired, superseded or wrong lease token, or a job not in the needed state: 409 and nothing changes.';
+
+/** 503 while the key is unset (DESIGN.md section 2), 401 for a missing or different key. */
+function registrationGuard(key: string | null): (req: Request) => void {
+  return (req) => {
+    if (key === null) {
+      throw new RunledgerError(
+        'unavailable',
+        'worker registration is not configured (WORKER_REGISTRATION_KEY)',
+      );
+    }
+    const presented = req.get('x-registration-key');
+    if (presented === undefined || !constantTimeEqual(presented, key)) {
+      throw new RunledgerError('unauthenticated', 'missing or wrong X-Registration-Key');
+    }
+  };
+}
+
+export function workerRoutes({ runledger, registrationKey }: WorkerRouteDeps): Route[] {
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/workers/register',
+      summary: 'Registers a worker and returns its worker_token once',
+      description:
+        'Needs `X-Registration-Key` equal to WORKER_REGISTRATION_KEY (503 while unset, 401 when missing or ' +
+        'different). The worker_token (256 bits) is shown only here; the server keeps its SHA-256. Writes ' +
+        '`worker_registered`.',
+      tag: 'workers',
+      auth: 'none',
+      precondition: registrationGuard(registrationKey),
+      body: WorkerRegisterBody,
+      status: 201,
+      response: WorkerRegistered,
+      errors: [401, 503],
+      handler: async ({ body }) => runledger.router.registerWorker(body),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/workers/heartbeat',
+      summary: 'Records the worker as alive and renews its live leases',
+      description:
+        'Every unexpired lease of this worker gets lease_expires_at = now + LEASE_TTL_SECONDS.',
+      tag: 'workers',
+      auth: 'worker',
+      body: WorkerHeartbeatBody,
+      status: 200,
+      response: WorkerHeartbeat,
+      handler: async ({ actor }) => runledger.router.heartbeat(actor),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/workers/jobs/lease',
+      summary: 'Leases the oldest queued job of the worker’s node class',
+      description:
+        'Returns the job with a fresh lease_token (shown only here; stored hashed) valid until ' +
+        'lease_expires_at, or 204 when nothing is queued. Writes `job_leased`.',
+      tag: 'workers',
+      auth: 'worker',
+      body: WorkerLeaseBody,
+      status: 200,
+      response: JobLease,
+      noContent: 'No queued job for this node class',
+      handler: async ({ actor }) => runledger.router.leaseJob(actor),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/workers/jobs/{job_id}/accept',
+      summary: 'leased → running; billing starts now',
+      description: `Writes \`worker_job_accepted\`. ${STALE_LEASE}`,
+      tag: 'workers',
+      auth: 'worker',
+      params: JobParams,
+      body: WorkerAcceptBody,
+      status: 200,
+      response: RouterJob,
+      errors: [404, 409],
+      handler: async ({ actor, params, body }) =>
+        runledger.router.acceptJob(actor, params.job_id, body),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/workers/jobs/{job_id}/status',
+      summary: 'Reports progress (0–100) and a message on a running job',
+      description: STALE_LEASE,
+      tag: 'workers',
+      auth: 'worker',
+      params: JobParams,
+      body: WorkerStatusBody,
+      status: 200,
+      response: RouterJob,
+      errors: [404, 409],
+      handler: async ({ actor, params, body }) =>
+        runledger.router.reportStatus(actor, params.job_id, body),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/workers/jobs/{job_id}/logs',
+      summary: 'Appends log lines to a running job',
+      description: STALE_LEASE,
+      tag: 'workers',
+      auth: 'worker',
+      params: JobParams,
+      body: WorkerLogsBody,
+      status: 200,
+      response: RouterJob,
+      errors: [404, 409],
+      handler: async ({ actor, params, body }) =>
+        runledger.router.appendLogs(actor, params.job_id, body),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/workers/jobs/{job_id}/artifacts',
+      summary: 'Reports artifacts of a running job',
+      description: `Writes one \`artifact_reported\` receipt per artifact. ${STALE_LEASE}`,
+      tag: 'workers',
+      auth: 'worker',
+      params: JobParams,
+      body: WorkerArtifactsBody,
+      status: 200,
+      response: RouterJob,
+      errors: [404, 409],
+      handler: async ({ actor, params, body }) =>
+        runledger.router.reportArtifacts(actor, params.job_id, body),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/workers/jobs/{job_id}/complete',
+      summary: 'running → completed; the server computes the cost',
+      description:
+        'cost = whole seconds from accept to now × the class rate / 3600, half-up to cents (billed_seconds ' +
+        `says how many). Writes \`worker_job_completed\` with the cost. ${STALE_LEASE}`,
+      tag: 'workers',
+      auth: 'worker',
+      params: JobParams,
+      body: WorkerCompleteBody,
+      status: 200,
+      response: RouterJob,
+      errors: [404, 409],
+      handler: async ({ actor, params, body }) =>
+        runledger.router.completeWorkerJob(actor, params.job_id, body),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/workers/jobs/{job_id}/fail',
+      summary: 'leased or running → failed, with the worker’s error text',
+      description: `Writes \`worker_job_failed\`. ${STALE_LEASE}`,
+      tag: 'workers',
+      auth: 'worker',
+      params: JobParams,
+      body: WorkerFailBody,
+      status: 200,
+      response: RouterJob,
+      errors: [404, 409],
+      handler: async ({ actor, params, body }) =>
+        runledger.router.failWorkerJob(actor, params.job_id, body),
+    }),
+  ];
+}

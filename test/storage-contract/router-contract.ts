@@ -1,0 +1,255 @@
+import {
+  fenceFor,
+  type JobChange,
+  type JobRecord,
+  type Repositories,
+  type Storage,
+} from '@runledger/core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+const T0 = '2025-01-01T00:00:00.000Z';
+const T1 = '2025-01-01T00:05:00.000Z';
+const T2 = '2025-01-01T00:10:00.000Z';
+const TOKEN = 'a'.repeat(64);
+
+async function seed(tx: Repositories) {
+  await tx.routerMembers.insert({
+    member_id: 'mbr_1',
+    email: 'a@example.com',
+    name: 'A',
+    created_at: T0,
+    activated_at: T0,
+    expires_at: T2,
+  });
+  await tx.workers.insert({
+    worker_id: 'wkr_1',
+    name: 'w',
+    node_class: 'gpu_a_96gb',
+    token_hash: 'f'.repeat(64),
+    created_at: T0,
+    last_seen_at: null,
+  });
+}
+
+function job(id: string, over: Partial<JobRecord> = {}): JobRecord {
+  return {
+    job_id: id,
+    member_id: 'mbr_1',
+    type: 'eval',
+    node_class: 'gpu_a_96gb',
+    hours: 1,
+    hourly_rate: '5.00',
+    estimated_amount: '5.00',
+    currency: 'USD',
+    input: null,
+    status: 'queued',
+    attempt: 1,
+    lease_epoch: 0,
+    lease_token_hash: null,
+    lease_expires_at: null,
+    worker_id: null,
+    progress: null,
+    message: null,
+    log_lines: 0,
+    result: null,
+    error: null,
+    cost: null,
+    billed_seconds: null,
+    created_at: T0,
+    accepted_at: null,
+    finished_at: null,
+    updated_at: T0,
+    ...over,
+  };
+}
+
+const leased = (id: string) =>
+  job(id, {
+    status: 'leased',
+    lease_epoch: 1,
+    lease_token_hash: TOKEN,
+    lease_expires_at: T1,
+    worker_id: 'wkr_1',
+  });
+
+const running = (r: JobRecord, at: string): JobChange => ({
+  status: 'running',
+  attempt: r.attempt,
+  lease_epoch: r.lease_epoch,
+  lease_token_hash: r.lease_token_hash,
+  lease_expires_at: r.lease_expires_at,
+  worker_id: r.worker_id,
+  updated_at: at,
+  accepted_at: at,
+});
+
+/** The router repositories' contract, run against every storage adapter. */
+export function describeRouterStorageContract(name: string, open: () => Promise<Storage>): void {
+  describe(`router storage contract: ${name}`, () => {
+    let storage: Storage;
+    beforeEach(async () => {
+      storage = await open();
+      await storage.transaction(seed);
+    });
+    afterEach(async () => {
+      await storage.close();
+    });
+
+    it('changes a job only when epoch, status, token and expiry all match the fence', async () => {
+      const accept = fenceFor('accept');
+      const ok = { lease_epoch: 1, token_hash: TOKEN, now: T0 };
+      await storage.transaction(async (tx) => {
+        await tx.jobs.insert(leased('job_1'));
+        const refused = [
+          { ...ok, lease_epoch: 2 },
+          { ...ok, token_hash: 'b'.repeat(64) },
+          { ...ok, now: T1 }, // the instant the lease expires
+        ];
+        for (const guard of refused) {
+          expect(
+            await tx.jobs.applyFenced('job_1', accept, guard, running(leased('job_1'), T0)),
+          ).toBe(false);
+        }
+        expect(await tx.jobs.byId('job_1')).toEqual(leased('job_1'));
+        expect(await tx.jobs.applyFenced('job_1', accept, ok, running(leased('job_1'), T0))).toBe(
+          true,
+        );
+        expect(await tx.jobs.byId('job_1')).toMatchObject({ status: 'running', accepted_at: T0 });
+        // The same call again: running is not a status accept allows.
+        expect(await tx.jobs.applyFenced('job_1', accept, ok, running(leased('job_1'), T0))).toBe(
+          false,
+        );
+      });
+    });
+
+    it('checks the worker for heartbeats, expiry for sweeps and the absence of a lease for the manual path', async () => {
+      await storage.transaction(async (tx) => {
+        await tx.jobs.insert(leased('job_1'));
+        const renew = {
+          ...running(leased('job_1'), T0),
+          status: 'leased' as const,
+          lease_expires_at: T2,
+        };
+        expect(
+          await tx.jobs.applyFenced(
+            'job_1',
+            fenceFor('heartbeat'),
+            { lease_epoch: 1, worker_id: 'wkr_2', now: T0 },
+            renew,
+          ),
+        ).toBe(false);
+        const expire: JobChange = {
+          status: 'queued',
+          attempt: 2,
+          lease_epoch: 1,
+          lease_token_hash: null,
+          lease_expires_at: null,
+          worker_id: null,
+          updated_at: T0,
+        };
+        expect(
+          await tx.jobs.applyFenced(
+            'job_1',
+            fenceFor('expire'),
+            { lease_epoch: 1, now: T0 },
+            expire,
+          ),
+        ).toBe(false);
+        expect(await tx.jobs.expiredLeases(T0, 10)).toEqual([]);
+        expect((await tx.jobs.expiredLeases(T1, 10)).map((j) => j.job_id)).toEqual(['job_1']);
+        expect(
+          await tx.jobs.applyFenced(
+            'job_1',
+            fenceFor('expire'),
+            { lease_epoch: 1, now: T1 },
+            expire,
+          ),
+        ).toBe(true);
+        const complete = { ...expire, status: 'completed' as const };
+        await tx.jobs.insert(leased('job_2'));
+        const leased2 = await tx.jobs.byId('job_2');
+        expect(
+          await tx.jobs.applyFenced(
+            'job_2',
+            fenceFor('manual_complete'),
+            { lease_epoch: 1 },
+            { ...complete, lease_epoch: 1 },
+          ),
+        ).toBe(false);
+        expect(await tx.jobs.byId('job_2')).toEqual(leased2);
+      });
+    });
+
+    it('lists queued jobs of a class oldest first and counts jobs by status', async () => {
+      await storage.transaction(async (tx) => {
+        await tx.jobs.insert(job('job_b', { created_at: T1 }));
+        await tx.jobs.insert(job('job_a', { created_at: T1 }));
+        await tx.jobs.insert(job('job_c', { created_at: T0 }));
+        await tx.jobs.insert(job('job_d', { node_class: 'gpu_b_32gb' }));
+        await tx.jobs.insert(leased('job_e'));
+        expect((await tx.jobs.oldestQueued('gpu_a_96gb', 10)).map((j) => j.job_id)).toEqual([
+          'job_c',
+          'job_a',
+          'job_b',
+        ]);
+        expect(await tx.jobs.countByStatus()).toMatchObject({ queued: 4, leased: 1, running: 0 });
+        expect((await tx.jobs.liveLeasesOf('wkr_1', T0)).map((j) => j.job_id)).toEqual(['job_e']);
+      });
+    });
+
+    it('keeps the first dataset grant and counts active members by expiry', async () => {
+      await storage.transaction(async (tx) => {
+        await tx.datasets.insert({
+          dataset_id: 'dst_1',
+          name: 'd',
+          description: null,
+          status: 'ready',
+          created_at: T0,
+        });
+        const grant = {
+          dataset_id: 'dst_1',
+          member_id: 'mbr_1',
+          receipt_id: 'rr_1',
+          granted_at: T0,
+        };
+        expect(await tx.datasets.grantAccess(grant)).toBe(true);
+        expect(
+          await tx.datasets.grantAccess({ ...grant, receipt_id: 'rr_2', granted_at: T1 }),
+        ).toBe(false);
+        expect(await tx.datasets.accessOf('dst_1', 'mbr_1')).toEqual(grant);
+        expect(await tx.routerMembers.counts(T0)).toEqual({ active: 1, inactive: 0 });
+        expect(await tx.routerMembers.counts(T2)).toEqual({ active: 0, inactive: 1 });
+      });
+    });
+
+    it('returns outbox rows in insertion order and deletes them by receipt id', async () => {
+      const r = (n: number) => ({
+        receipt_id: `rr_${n}`,
+        type: 'membership' as const,
+        created_at: T0,
+        subject: { member_id: 'mbr_1' },
+        amount: '100.00',
+        currency: 'USD',
+      });
+      await storage.transaction(async (tx) => {
+        for (const n of [3, 1, 2]) await tx.routerOutbox.insert(r(n));
+        expect(await tx.routerOutbox.list(10)).toEqual([r(3), r(1), r(2)]);
+        await tx.routerOutbox.delete('rr_1');
+        expect((await tx.routerOutbox.list(10)).map((x) => x.receipt_id)).toEqual(['rr_3', 'rr_2']);
+      });
+    });
+
+    it('finds a worker by its token hash and rolls back a failed transaction', async () => {
+      expect(
+        (await storage.transaction((tx) => tx.workers.byTokenHash('f'.repeat(64))))?.worker_id,
+      ).toBe('wkr_1');
+      await expect(
+        storage.transaction(async (tx) => {
+          await tx.jobs.insert(job('job_x'));
+          throw new Error('boom');
+        }),
+      ).rejects.toThrow('boom');
+      expect(await storage.transaction((tx) => tx.jobs.byId('job_x'))).toBeNull();
+    });
+  });
+}
