@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import {
   consoleMailer,
   cryptoRandom,
+  openFileBlobStore,
   openSqliteStorage,
   smtpMailer,
   systemClock,
@@ -41,13 +42,14 @@ export async function startServer(
   const clock = options.clock ?? systemClock();
   mkdirSync(config.dataDir, { recursive: true });
   const storage = await openSqliteStorage({ file: join(config.dataDir, 'runledger.sqlite') });
+  const blobs = await openFileBlobStore(join(config.dataDir, 'blobs'));
   const mailer =
     options.mailer ??
     (config.smtpUrl
       ? smtpMailer(config.smtpUrl, config.mailFrom)
       : consoleMailer((line: string) => logger.info(line)));
   const runledger = createRunledger(
-    { storage, clock, random: cryptoRandom(), mailer },
+    { storage, clock, random: cryptoRandom(), mailer, blobs },
     {
       publicBaseUrl: config.publicBaseUrl,
       production: config.production,
@@ -63,7 +65,7 @@ export async function startServer(
     perIp: new FixedWindowLimiter(clock, config.authRequestLimit.perIp, windowMs),
   };
   const app = createApp({
-    routes: allRoutes({ runledger, signer, limits }),
+    routes: allRoutes({ runledger, signer, limits, blobs }),
     deps: { runledger, signer },
     logger,
     publicBaseUrl: config.publicBaseUrl,

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cryptoRandom, openSqliteStorage } from '@runledger/adapters';
+import { cryptoRandom, openFileBlobStore, openSqliteStorage } from '@runledger/adapters';
 import {
   createRunledger,
   type Actor,
@@ -58,7 +58,10 @@ export async function openWorld(
     inviteTtlHours: 168,
     receiptPrefix: 'rcpt',
   };
-  const rl = createRunledger({ storage, clock, random: cryptoRandom(), mailer }, config);
+  // Beside the data directory, not in it: identity tests scan every file of `dir` for secrets.
+  const blobDir = await mkdtemp(join(tmpdir(), 'runledger-identity-blobs-'));
+  const blobs = await openFileBlobStore(blobDir);
+  const rl = createRunledger({ storage, clock, random: cryptoRandom(), mailer, blobs }, config);
   let closed = false;
   return {
     rl,
@@ -71,6 +74,7 @@ export async function openWorld(
       if (!closed) await storage.close();
       closed = true;
       await rm(dir, { recursive: true, force: true });
+      await rm(blobDir, { recursive: true, force: true });
     },
   };
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { openSqliteStorage } from '@runledger/adapters';
 import { afterAll, beforeAll } from 'vitest';
 import { describeStorageContract } from './contract.js';
+import { describeRunStorageContract } from './run-contract.js';
 
 let dir: string;
 let n = 0;
@@ -16,5 +17,9 @@ afterAll(async () => {
 });
 
 describeStorageContract('sqlite (file)', () =>
+  openSqliteStorage({ file: join(dir, `db-${n++}.sqlite`) }),
+);
+
+describeRunStorageContract('sqlite (file)', () =>
   openSqliteStorage({ file: join(dir, `db-${n++}.sqlite`) }),
 );

@@ -1,5 +1,11 @@
 import type { Repositories, Storage } from '@runledger/core';
 import { apiKeysRepository } from './api-keys.js';
+import { checksRepository } from './checks.js';
+import { evidenceRepository } from './evidence.js';
+import { flightSheetsRepository } from './flight-sheets.js';
+import { receiptsRepository } from './receipts.js';
+import { runsRepository } from './runs.js';
+import { submissionsRepository } from './submissions.js';
 import { Connection, type Sql } from './connection.js';
 import { linksRepository } from './links.js';
 import { membershipsRepository } from './memberships.js';
@@ -16,6 +22,12 @@ function repositories(sql: Sql): Repositories {
     links: linksRepository(sql),
     apiKeys: apiKeysRepository(sql),
     projects: projectsRepository(sql),
+    flightSheets: flightSheetsRepository(sql),
+    runs: runsRepository(sql),
+    submissions: submissionsRepository(sql),
+    evidence: evidenceRepository(sql),
+    checks: checksRepository(sql),
+    receipts: receiptsRepository(sql),
   };
 }
 

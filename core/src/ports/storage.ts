@@ -1,4 +1,14 @@
 import type { Role } from '../schemas/enums.js';
+import type {
+  ChecksRepository,
+  EvidenceRepository,
+  FlightSheetsRepository,
+  ReceiptsRepository,
+  RunsRepository,
+  SubmissionsRepository,
+} from './run-storage.js';
+
+export type * from './run-storage.js';
 
 /**
  * Storage as repositories plus one `transaction(fn)` (DESIGN.md section 1).
@@ -18,6 +28,12 @@ export interface Repositories {
   links: LinksRepository;
   apiKeys: ApiKeysRepository;
   projects: ProjectsRepository;
+  flightSheets: FlightSheetsRepository;
+  runs: RunsRepository;
+  submissions: SubmissionsRepository;
+  evidence: EvidenceRepository;
+  checks: ChecksRepository;
+  receipts: ReceiptsRepository;
 }
 
 /** Keyset paging: rows ordered by (created_at, id); `after` is the last row of the previous page. */

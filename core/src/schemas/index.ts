@@ -9,3 +9,4 @@ export * from './ledger.js';
 export * from './incident.js';
 export * from './evidence.js';
 export * from './identity.js';
+export * from './run.js';

@@ -1,5 +1,6 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { componentDefinitions, registerSecuritySchemes } from './components.js';
+import { fixNullableRefs } from './nullable-refs.js';
 import type { Route } from './route.js';
 
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
@@ -11,7 +12,10 @@ export function openApiDocument(routes: readonly Route[], serverUrl: string): Op
   const registry = new OpenAPIRegistry();
   registerSecuritySchemes(registry);
   for (const route of routes) route.register(registry);
-  return new OpenApiGeneratorV31([...components, ...registry.definitions]).generateDocument({
+  const document = new OpenApiGeneratorV31([
+    ...components,
+    ...registry.definitions,
+  ]).generateDocument({
     openapi: '3.1.0',
     info: {
       title: 'runledger',
@@ -22,4 +26,5 @@ export function openApiDocument(routes: readonly Route[], serverUrl: string): Op
     },
     servers: [{ url: serverUrl }],
   });
+  return fixNullableRefs(document);
 }

@@ -1,0 +1,8 @@
+export { ChainVerifier, DEFAULT_RECEIPT_PREFIX, verifyChain } from './verifier.js';
+export type {
+  ChainError,
+  ChainErrorCode,
+  ChainVerifyOptions,
+  ChainVerifyResult,
+  LedgerEntryInput,
+} from './types.js';

@@ -1,0 +1,7 @@
+#!/usr/bin/env node
+import { runCli } from './run.js';
+
+process.exitCode = await runCli(process.argv.slice(2), {
+  stdout: process.stdout,
+  stderr: process.stderr,
+});

@@ -1,0 +1,50 @@
+import type { LedgerEntryInput } from '../chain/types.js';
+
+export const EXPORT_FORMAT = 'runledger.ledger/v1';
+
+/** The first line of an export. */
+export interface ExportHeader {
+  format: typeof EXPORT_FORMAT;
+  org_id: string;
+  exported_at: string;
+  count: number;
+  /** receipt_sha256 of the last receipt; 64 zeros for an empty ledger. */
+  head_sha256: string;
+  /** The server's RECEIPT_PREFIX, so a third party can check receipt ids without configuration. */
+  receipt_prefix?: string;
+}
+
+/** The header line, without its newline. */
+export function formatExportHeader(header: Omit<ExportHeader, 'format'>): string {
+  const line: ExportHeader = {
+    format: EXPORT_FORMAT,
+    org_id: header.org_id,
+    exported_at: header.exported_at,
+    count: header.count,
+    head_sha256: header.head_sha256,
+  };
+  if (header.receipt_prefix !== undefined) line.receipt_prefix = header.receipt_prefix;
+  return JSON.stringify(line);
+}
+
+/**
+ * One receipt line, without its newline. The payload is spliced in as text, last, so the line
+ * carries exactly the stored canonical bytes and a verifier can hash a slice of the line.
+ */
+export function formatExportLine(entry: LedgerEntryInput): string {
+  return (
+    '{"receipt_id":' +
+    JSON.stringify(entry.receipt_id) +
+    ',"org_seq":' +
+    JSON.stringify(entry.org_seq) +
+    ',"parent_hash":' +
+    JSON.stringify(entry.parent_hash) +
+    ',"receipt_sha256":' +
+    JSON.stringify(entry.receipt_sha256) +
+    ',"created_at":' +
+    JSON.stringify(entry.created_at) +
+    ',"payload":' +
+    entry.payload_text +
+    '}'
+  );
+}

@@ -1,0 +1,2 @@
+export { expandReceiptPaths, listReceiptFiles, readLines } from './lines.js';
+export { verifyExportFile, verifyRouterReceiptFiles } from './verify-files.js';
