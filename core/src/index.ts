@@ -13,6 +13,8 @@ export * from './secrets/index.js';
 export * from './sdk.js';
 export * from './identity/index.js';
 export * from './projects/index.js';
+export * from './ledger/index.js';
+export * from './share/index.js';
 // The ledger format is the verify package's; core re-exports it so adapters and embedders need one import.
 export {
   GENESIS_PARENT,

@@ -1,14 +1,35 @@
 import { authUseCases } from './identity/auth.js';
 import { apiKeyUseCases } from './identity/api-keys.js';
 import { orgUseCases } from './identity/orgs.js';
+import { flightSheetUseCases } from './flight-sheets/use-cases.js';
+import { ledgerUseCases } from './ledger/use-cases.js';
 import { projectUseCases } from './projects/projects.js';
 import { routerUseCases } from './router/use-cases.js';
+import { runUseCases } from './runs/use-cases.js';
+import { shareUseCases } from './share/use-cases.js';
+import type { BlobStore } from './ports/blob-store.js';
 import type { Clock } from './ports/clock.js';
 import type { Mailer } from './ports/mailer.js';
 import type { Random } from './ports/random.js';
 import type { ReceiptSink } from './ports/receipt-sink.js';
 import type { Storage } from './ports/storage.js';
+import type { RunState } from './runs/lifecycle.js';
+import type { Approval, ApprovalIn } from './schemas/approval.js';
+import type { Check, CheckGradeIn, ChecksList, FlagsList } from './schemas/check.js';
 import type { Role } from './schemas/enums.js';
+import type { Evidence, EvidenceIn } from './schemas/evidence.js';
+import type { FlightSheet } from './schemas/flight-sheet.js';
+import type { LedgerList, LedgerVerifyResult } from './schemas/ledger.js';
+import type { PublicReceipt, Receipt } from './schemas/receipt.js';
+import type {
+  AuditResponse,
+  ReceiptsRecent,
+  Run,
+  RunComposite,
+  RunCreateBody,
+  Submission,
+} from './schemas/run.js';
+import type { Verdict } from './schemas/verdict.js';
 import type {
   ApiKey,
   ApiKeyCreated,
@@ -108,6 +129,8 @@ export interface RunledgerPorts {
   mailer: Mailer;
   /** Where router receipts go (the JSONL files under DATA_DIR/receipts). */
   receiptSink: ReceiptSink;
+  /** Where uploaded evidence files go (content-addressed). */
+  blobs: BlobStore;
 }
 
 export interface AuthUseCases {
@@ -222,12 +245,96 @@ export interface RouterUseCases {
   getWorker(workerId: string): Promise<RouterWorker>;
 }
 
+export interface FlightSheetUseCases {
+  /** Built-in sheets first, then the org's own in creation order; `lane` filters both. */
+  list(actor: Actor, query: { lane?: string } & Page): Promise<Paged<FlightSheet>>;
+  /** By id, or by slug (the newest version). */
+  get(actor: Actor, idOrSlug: string): Promise<FlightSheet>;
+  /** Owner only. Validates the input; a slug's new version must be higher than its newest (409). */
+  create(actor: Actor, input: unknown): Promise<FlightSheet>;
+}
+
+/** An uploaded file already spooled to disk; `addFileEvidence` moves it into the blob store. */
+export interface FileEvidenceInput {
+  label: string;
+  filename: string;
+  content_type: string;
+  spoolPath: string;
+}
+
+/** What the download route needs to stream a file evidence item from the blob store. */
+export interface EvidenceFile {
+  sha256: string;
+  size: number;
+  filename: string;
+  content_type: string;
+}
+
+export interface RunUseCases {
+  create(actor: Actor, input: RunCreateBody): Promise<Run>;
+  list(actor: Actor, query: { project_id?: string; state?: RunState } & Page): Promise<Paged<Run>>;
+  get(actor: Actor, runId: string): Promise<RunComposite>;
+  /** Throws not_found or conflict when the run cannot take evidence now (checked before an upload is stored). */
+  assertCanAddEvidence(actor: Actor, runId: string): Promise<void>;
+  addEvidence(actor: Actor, runId: string, input: EvidenceIn): Promise<Evidence>;
+  /** Stores the spooled file in the blob store, then records it; on failure the blob is deleted unless referenced. */
+  addFileEvidence(actor: Actor, runId: string, input: FileEvidenceInput): Promise<Evidence>;
+  listEvidence(actor: Actor, runId: string): Promise<Evidence[]>;
+  /** not_found for an unknown id or an evidence item that is not a file. */
+  evidenceFile(actor: Actor, runId: string, evidenceId: string): Promise<EvidenceFile>;
+  /** Any JSON object or array; stored as canonical JSON with its sha256. */
+  submit(actor: Actor, runId: string, body: unknown): Promise<Submission>;
+  /** not_found when the run has no submission. */
+  getSubmission(actor: Actor, runId: string): Promise<Submission>;
+  audit(actor: Actor, runId: string): Promise<AuditResponse>;
+  gradeCheck(actor: Actor, runId: string, checkId: string, input: CheckGradeIn): Promise<Check>;
+  checks(actor: Actor, runId: string): Promise<ChecksList>;
+  flags(actor: Actor, runId: string): Promise<FlagsList>;
+  /** not_found before the findings are final. */
+  verdict(actor: Actor, runId: string): Promise<Verdict>;
+  findings(actor: Actor, runId: string): Promise<Verdict>;
+  /** A person decides: an API key gets forbidden. */
+  approve(actor: Actor, runId: string, input: ApprovalIn): Promise<Approval>;
+  /** `created` is false when the run already had its receipt (the same one is returned). */
+  mintReceipt(actor: Actor, runId: string): Promise<{ receipt: Receipt; created: boolean }>;
+}
+
+export interface LedgerUseCases {
+  /** In org_seq order; `next` is the last org_seq as a string, to pass back as `after_seq`. */
+  list(actor: Actor, query: { after_seq?: number; limit?: number }): Promise<LedgerList>;
+  /** Streams the chain in short read transactions, up to the head read at the start. */
+  verify(actor: Actor): Promise<LedgerVerifyResult>;
+  /** NDJSON lines without their newline: the header, then one line per receipt up to the head read at the start. */
+  export(actor: Actor): AsyncIterable<string>;
+  /** Newest first; `next` is the last org_seq as a string, to pass back as `before_seq`. */
+  recent(actor: Actor, query: { before_seq?: number; limit?: number }): Promise<ReceiptsRecent>;
+}
+
+/** A shared receipt with what a page or PDF shows beside it. */
+export interface ShareView {
+  receipt: PublicReceipt;
+  org_name: string;
+  created_at: string;
+  share_url: string;
+  pdf_url: string;
+}
+
+export interface ShareUseCases {
+  /** No credential: the token is the capability. `verified` is recomputed on every read. */
+  get(token: string): Promise<PublicReceipt>;
+  view(token: string): Promise<ShareView>;
+}
+
 export interface Runledger {
   auth: AuthUseCases;
   orgs: OrgUseCases;
   apiKeys: ApiKeyUseCases;
   projects: ProjectUseCases;
   router: RouterUseCases;
+  flightSheets: FlightSheetUseCases;
+  runs: RunUseCases;
+  ledger: LedgerUseCases;
+  share: ShareUseCases;
 }
 
 /** The SDK: every use case, each in one storage transaction, over the ports given. */
@@ -239,6 +346,10 @@ export function createRunledger(ports: RunledgerPorts, config: RunledgerConfig):
     apiKeys: apiKeyUseCases(deps),
     projects: projectUseCases(deps),
     router: routerUseCases(deps),
+    flightSheets: flightSheetUseCases(deps),
+    runs: runUseCases(deps),
+    ledger: ledgerUseCases(deps),
+    share: shareUseCases(deps),
   };
 }
 

@@ -4,6 +4,7 @@ import {
   consoleMailer,
   cryptoRandom,
   openJsonlReceiptSink,
+  openFileBlobStore,
   openSqliteStorage,
   smtpMailer,
   systemClock,
@@ -55,8 +56,8 @@ export async function startServer(
     for (const close of opened.reverse()) await close();
     opened.length = 0;
   };
-
   try {
+    const blobs = await openFileBlobStore(join(config.dataDir, 'blobs'));
     const receiptSink = await openJsonlReceiptSink(join(config.dataDir, 'receipts'));
     opened.push(() => receiptSink.close());
     const mailer =
@@ -65,7 +66,7 @@ export async function startServer(
         ? smtpMailer(config.smtpUrl, config.mailFrom)
         : consoleMailer((line: string) => logger.info(line)));
     const runledger = createRunledger(
-      { storage, clock, random: cryptoRandom(), mailer, receiptSink },
+      { storage, clock, random: cryptoRandom(), mailer, receiptSink, blobs },
       {
         publicBaseUrl: config.publicBaseUrl,
         production: config.production,
@@ -88,7 +89,7 @@ export async function startServer(
     };
     const deps = { runledger, signer };
     const mainApp = createApp({
-      routes: allRoutes({ runledger, signer, limits }),
+      routes: allRoutes({ runledger, signer, limits, blobs }),
       deps,
       logger,
       publicBaseUrl: config.publicBaseUrl,

@@ -13,6 +13,8 @@ export interface ApiResponse<T = Json> {
   status: number;
   headers: Headers;
   text: string;
+  /** The raw bytes (for files and PDFs, where `text` would be lossy). */
+  bytes: Uint8Array;
   body: T;
 }
 
@@ -21,6 +23,8 @@ export interface ApiOptions {
   body?: unknown;
   token?: string;
   headers?: Record<string, string>;
+  /** A multipart body; fetch sets the boundary. */
+  form?: FormData;
 }
 
 /** Rewrites component refs so each response schema compiles on its own with the components as $defs. */
@@ -113,7 +117,7 @@ export async function apiClient(baseUrl: string) {
       ...(options.headers ?? {}),
     };
     if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
-    let body: string | undefined;
+    let body: string | FormData | undefined = options.form;
     if (options.body !== undefined) {
       body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
       if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
@@ -125,12 +129,14 @@ export async function apiClient(baseUrl: string) {
       headers,
       ...(body !== undefined ? { body } : {}),
     });
-    const text = await res.text();
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    const text = new TextDecoder().decode(bytes);
     const isJson = (res.headers.get('content-type') ?? '').startsWith('application/json');
     const response: ApiResponse<unknown> = {
       status: res.status,
       headers: res.headers,
       text,
+      bytes,
       body: isJson && text !== '' ? JSON.parse(text) : undefined,
     };
     check(method, path, response);

@@ -50,6 +50,8 @@ const SPEC_ENUMS: Record<string, string[]> = {
 
 type Json = Record<string, unknown>;
 
+const RAW_TYPES = /^application\/(octet-stream|pdf|x-ndjson)$/;
+
 function walk(value: unknown, visit: (node: Json, path: string) => void, path = '#'): void {
   if (Array.isArray(value)) value.forEach((v, i) => walk(v, visit, `${path}/${i}`));
   else if (value !== null && typeof value === 'object') {
@@ -127,7 +129,17 @@ describe('the served /openapi.json', () => {
             expect(`${method} ${path} ${status}`).toMatch(/ 204$/);
             continue;
           }
-          const schema = content['application/json']?.schema;
+          if (!content['application/json']) {
+            // Files, PDFs and streams: a declared non-JSON type, and only for a success.
+            expect([method, path, status, Object.keys(content)]).toEqual([
+              method,
+              path,
+              expect.stringMatching(/^2/),
+              [expect.stringMatching(RAW_TYPES)],
+            ]);
+            continue;
+          }
+          const schema = content['application/json'].schema;
           expect([method, path, status, schema?.$ref]).toEqual([
             method,
             path,

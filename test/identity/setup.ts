@@ -1,7 +1,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cryptoRandom, openJsonlReceiptSink, openSqliteStorage } from '@runledger/adapters';
+import {
+  cryptoRandom,
+  openFileBlobStore,
+  openJsonlReceiptSink,
+  openSqliteStorage,
+} from '@runledger/adapters';
 import {
   createRunledger,
   type Actor,
@@ -63,8 +68,11 @@ export async function openWorld(
   // Outside `dir`, whose files the secrets-at-rest test reads one by one.
   const receiptsDir = await mkdtemp(join(tmpdir(), 'runledger-identity-receipts-'));
   const receiptSink = await openJsonlReceiptSink(receiptsDir);
+  // Beside the data directory, not in it: identity tests scan every file of `dir` for secrets.
+  const blobDir = await mkdtemp(join(tmpdir(), 'runledger-identity-blobs-'));
+  const blobs = await openFileBlobStore(blobDir);
   const rl = createRunledger(
-    { storage, clock, random: cryptoRandom(), mailer, receiptSink },
+    { storage, clock, random: cryptoRandom(), mailer, receiptSink, blobs },
     config,
   );
   let closed = false;
@@ -83,6 +91,7 @@ export async function openWorld(
       closed = true;
       await rm(dir, { recursive: true, force: true });
       await rm(receiptsDir, { recursive: true, force: true });
+      await rm(blobDir, { recursive: true, force: true });
     },
   };
 }

@@ -108,6 +108,7 @@ describe('a receipt sink that fails after commit', () => {
         {
           storage: w.storage,
           clock: w.clock,
+          blobs: w.blobs,
           random: cryptoRandom(),
           mailer: { configured: false, send: async () => undefined },
           receiptSink: {

@@ -26,10 +26,9 @@ it('keeps no plaintext worker or lease token in the database files or the receip
       secrets.push(reg.worker_token, lease.lease_token);
     }
     await w.router.sweepExpiredLeases();
-    const files = (await readdir(w.dir))
-      .map((n) => join(w.dir, n))
-      .filter((p) => !p.endsWith('receipts'));
-    files.push(...(await readdir(w.receiptsDir)).map((n) => join(w.receiptsDir, n)));
+    // Every file under the data directory: the database and its WAL, receipt files, blobs.
+    const entries = await readdir(w.dir, { recursive: true, withFileTypes: true });
+    const files = entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
     expect(files.some((f) => f.endsWith('.sqlite'))).toBe(true);
     expect(files.some((f) => f.endsWith('.receipts.jsonl'))).toBe(true);
     const bytes = await Promise.all(files.map((f) => readFile(f)));

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   cryptoRandom,
+  openFileBlobStore,
   openJsonlReceiptSink,
   openSqliteStorage,
   type JsonlReceiptSink,
@@ -12,6 +13,7 @@ import {
   defaultRunledgerConfig,
   type Mailer,
   type RouterReceiptLine,
+  type BlobStore,
   type RouterUseCases,
   type RunledgerConfig,
   type Storage,
@@ -26,6 +28,7 @@ export interface RouterCoreWorld {
   router: RouterUseCases;
   storage: Storage;
   sink: JsonlReceiptSink;
+  blobs: BlobStore;
   clock: TestClock;
   dir: string;
   file: string;
@@ -48,11 +51,12 @@ export async function openRouterWorld(
   const open = async () => {
     const storage = await openSqliteStorage({ file });
     const sink = await openJsonlReceiptSink(receiptsDir);
+    const blobs = await openFileBlobStore(join(dir, 'blobs'));
     const rl = createRunledger(
-      { storage, clock, random: cryptoRandom(), mailer: silentMailer, receiptSink: sink },
+      { storage, clock, random: cryptoRandom(), mailer: silentMailer, receiptSink: sink, blobs },
       config,
     );
-    return { storage, sink, router: rl.router };
+    return { storage, sink, blobs, router: rl.router };
   };
   let parts = await open();
   let open_ = true;

@@ -5,6 +5,7 @@ import { openSqliteStorage } from '@runledger/adapters';
 import { afterAll, beforeAll } from 'vitest';
 import { describeStorageContract } from './contract.js';
 import { describeRouterStorageContract } from './router-contract.js';
+import { describeRunStorageContract } from './run-contract.js';
 
 let dir: string;
 let n = 0;
@@ -21,5 +22,9 @@ describeStorageContract('sqlite (file)', () =>
 );
 
 describeRouterStorageContract('sqlite (file)', () =>
+  openSqliteStorage({ file: join(dir, `db-${n++}.sqlite`) }),
+);
+
+describeRunStorageContract('sqlite (file)', () =>
   openSqliteStorage({ file: join(dir, `db-${n++}.sqlite`) }),
 );

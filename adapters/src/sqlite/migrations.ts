@@ -68,6 +68,105 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX projects_org_page ON projects (org_id, created_at, id);
     `,
   },
+  {
+    version: 2,
+    name: 'runs and receipts',
+    sql: `
+      CREATE TABLE flight_sheets (
+        id TEXT PRIMARY KEY,
+        org_id TEXT NOT NULL REFERENCES orgs(id),
+        slug TEXT NOT NULL,
+        version TEXT NOT NULL,
+        -- MAJOR.MINOR.PATCH zero-padded, so the newest version is the greatest text
+        version_key TEXT NOT NULL,
+        lane TEXT NOT NULL,
+        content TEXT NOT NULL,
+        sha256 TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        created_by TEXT NOT NULL,
+        UNIQUE (org_id, slug, version)
+      );
+      CREATE INDEX flight_sheets_slug_version ON flight_sheets (org_id, slug, version_key);
+      CREATE INDEX flight_sheets_org_page ON flight_sheets (org_id, created_at, id);
+      CREATE INDEX flight_sheets_lane_page ON flight_sheets (org_id, lane, created_at, id);
+      CREATE TABLE runs (
+        id TEXT PRIMARY KEY,
+        org_id TEXT NOT NULL REFERENCES orgs(id),
+        project_id TEXT NOT NULL REFERENCES projects(id),
+        flight_sheet_id TEXT NOT NULL,
+        flight_sheet_slug TEXT NOT NULL,
+        flight_sheet_version TEXT NOT NULL,
+        flight_sheet_sha256 TEXT NOT NULL,
+        title TEXT NOT NULL,
+        agent_profile TEXT,
+        state TEXT NOT NULL CHECK (state IN
+          ('draft', 'audited', 'finalized', 'approved', 'rejected', 'escalated', 'receipted')),
+        verdict TEXT,
+        approval_decision TEXT CHECK (approval_decision IN ('approved', 'rejected', 'escalated')),
+        approval_note TEXT,
+        approval_decided_by TEXT,
+        approval_decided_at TEXT,
+        created_at TEXT NOT NULL,
+        created_by TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE INDEX runs_org_page ON runs (org_id, created_at, id);
+      CREATE INDEX runs_project_page ON runs (org_id, project_id, created_at, id);
+      CREATE INDEX runs_state_page ON runs (org_id, state, created_at, id);
+      CREATE INDEX runs_project_state_page ON runs (org_id, project_id, state, created_at, id);
+      CREATE TABLE submissions (
+        run_id TEXT PRIMARY KEY REFERENCES runs(id),
+        org_id TEXT NOT NULL REFERENCES orgs(id),
+        body_text TEXT NOT NULL,
+        sha256 TEXT NOT NULL,
+        submitted_at TEXT NOT NULL
+      );
+      CREATE TABLE evidence (
+        id TEXT PRIMARY KEY,
+        org_id TEXT NOT NULL REFERENCES orgs(id),
+        run_id TEXT NOT NULL REFERENCES runs(id),
+        kind TEXT NOT NULL CHECK (kind IN ('note', 'text', 'url', 'log', 'json', 'file')),
+        label TEXT NOT NULL,
+        content TEXT,
+        sha256 TEXT NOT NULL,
+        size INTEGER NOT NULL,
+        filename TEXT,
+        content_type TEXT,
+        created_at TEXT NOT NULL,
+        created_by TEXT NOT NULL
+      );
+      CREATE INDEX evidence_run ON evidence (org_id, run_id, created_at, id);
+      CREATE INDEX evidence_file_blob ON evidence (sha256) WHERE kind = 'file';
+      CREATE TABLE checks (
+        id TEXT PRIMARY KEY,
+        org_id TEXT NOT NULL REFERENCES orgs(id),
+        run_id TEXT NOT NULL REFERENCES runs(id),
+        position INTEGER NOT NULL,
+        key TEXT NOT NULL,
+        label TEXT NOT NULL,
+        category TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        severity TEXT NOT NULL,
+        tier TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('pass', 'flag', 'open', 'skip')),
+        detail TEXT NOT NULL,
+        UNIQUE (run_id, position)
+      );
+      CREATE INDEX checks_run ON checks (org_id, run_id, position);
+      CREATE TABLE receipts (
+        receipt_id TEXT PRIMARY KEY,
+        org_id TEXT NOT NULL REFERENCES orgs(id),
+        org_seq INTEGER NOT NULL,
+        run_id TEXT NOT NULL UNIQUE REFERENCES runs(id),
+        parent_hash TEXT NOT NULL,
+        receipt_sha256 TEXT NOT NULL,
+        payload_text TEXT NOT NULL,
+        share_token TEXT NOT NULL UNIQUE,
+        created_at TEXT NOT NULL,
+        UNIQUE (org_id, org_seq)
+      );
+    `,
+  },
   { version: 3, name: 'router', sql: ROUTER_SCHEMA_SQL },
 ];
 

@@ -3,6 +3,12 @@ import { apiKeysRepository } from './api-keys.js';
 import { computeNodesRepository, quotesRepository } from './compute.js';
 import { datasetsRepository } from './datasets.js';
 import { jobsRepository } from './jobs.js';
+import { checksRepository } from './checks.js';
+import { evidenceRepository } from './evidence.js';
+import { flightSheetsRepository } from './flight-sheets.js';
+import { receiptsRepository } from './receipts.js';
+import { runsRepository } from './runs.js';
+import { submissionsRepository } from './submissions.js';
 import { Connection, type Sql } from './connection.js';
 import { linksRepository } from './links.js';
 import { membershipsRepository } from './memberships.js';
@@ -29,6 +35,12 @@ function repositories(sql: Sql): Repositories {
     jobs: jobsRepository(sql),
     workers: workersRepository(sql),
     routerOutbox: routerOutboxRepository(sql),
+    flightSheets: flightSheetsRepository(sql),
+    runs: runsRepository(sql),
+    submissions: submissionsRepository(sql),
+    evidence: evidenceRepository(sql),
+    checks: checksRepository(sql),
+    receipts: receiptsRepository(sql),
   };
 }
 

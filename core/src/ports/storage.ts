@@ -8,6 +8,16 @@ import type {
   RouterOutboxRepository,
   WorkersRepository,
 } from './router-storage.js';
+import type {
+  ChecksRepository,
+  EvidenceRepository,
+  FlightSheetsRepository,
+  ReceiptsRepository,
+  RunsRepository,
+  SubmissionsRepository,
+} from './run-storage.js';
+
+export type * from './run-storage.js';
 
 /**
  * Storage as repositories plus one `transaction(fn)` (DESIGN.md section 1).
@@ -34,6 +44,12 @@ export interface Repositories {
   jobs: JobsRepository;
   workers: WorkersRepository;
   routerOutbox: RouterOutboxRepository;
+  flightSheets: FlightSheetsRepository;
+  runs: RunsRepository;
+  submissions: SubmissionsRepository;
+  evidence: EvidenceRepository;
+  checks: ChecksRepository;
+  receipts: ReceiptsRepository;
 }
 
 /** Keyset paging: rows ordered by (created_at, id); `after` is the last row of the previous page. */

@@ -13,3 +13,5 @@ export {
   assertCanMint,
   type RunDecision,
 } from './lifecycle.js';
+export { runUseCases } from './use-cases.js';
+export { toApproval, toCheck, toEvidence, toReceipt, toRun, toSubmission } from './views.js';

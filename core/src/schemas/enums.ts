@@ -30,7 +30,7 @@ export const EvidenceTextKind = z.enum(['note', 'text', 'url', 'log', 'json']);
 export const EvidenceKind = z.enum([...EvidenceTextKind.options, 'file']);
 /** Comparison operators of the `compare` rule. */
 export const CompareOp = z.enum(['eq', 'ne', 'lt', 'lte', 'gt', 'gte']);
-/** Codes of LedgerVerifyResult.errors (DESIGN.md section 7). */
+/** Codes of LedgerVerifyResult.errors (DESIGN.md section 7, plus the verify package's finer findings). */
 export const LedgerErrorCode = z.enum([
   'hash_mismatch',
   'parent_mismatch',
@@ -39,6 +39,10 @@ export const LedgerErrorCode = z.enum([
   'id_mismatch',
   'field_mismatch',
   'bad_genesis',
+  'seq_order',
+  'bad_payload',
+  'not_canonical',
+  'bad_entry',
 ]);
 
 export const JobType = z.enum([

@@ -27,6 +27,9 @@ export const Evidence = z.object({
   label: z.string(),
   /** Present for the JSON kinds; uploaded files are fetched from the blob store instead. */
   content: z.string().optional(),
+  /** Uploaded files only: the client's file name and declared media type, served back on download. */
+  filename: z.string().optional(),
+  content_type: z.string().optional(),
   sha256: Sha256Hex,
   size: z.int().min(0),
   created_at: Timestamp,

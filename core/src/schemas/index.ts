@@ -10,3 +10,4 @@ export * from './incident.js';
 export * from './evidence.js';
 export * from './identity.js';
 export * from './router.js';
+export * from './run.js';

@@ -1,5 +1,6 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { componentDefinitions, registerSecuritySchemes } from './components.js';
+import { fixNullableRefs } from './nullable-refs.js';
 import type { Route } from './route.js';
 
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
@@ -36,9 +37,13 @@ export function openApiDocument(
   const registry = new OpenAPIRegistry();
   api.securitySchemes(registry);
   for (const route of routes) route.register(registry);
-  return new OpenApiGeneratorV31([...components, ...registry.definitions]).generateDocument({
+  const document = new OpenApiGeneratorV31([
+    ...components,
+    ...registry.definitions,
+  ]).generateDocument({
     openapi: '3.1.0',
     info: { title: api.title, version: api.version, description: api.description },
     servers: [{ url: serverUrl }],
   });
+  return fixNullableRefs(document);
 }

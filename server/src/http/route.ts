@@ -10,7 +10,11 @@ import { validationError } from './validation.js';
 type Method = 'get' | 'post' | 'patch' | 'delete';
 type SuccessStatus = 200 | 201 | 204;
 /** Statuses a route may answer besides the ones its declaration implies (400, 401, 403, 413, 415, 500). */
-type ExtraErrorStatus = 401 | 403 | 404 | 409 | 429 | 503;
+type ExtraErrorStatus = 401 | 403 | 404 | 409 | 413 | 415 | 429 | 503;
+
+type PathConfig = Parameters<OpenAPIRegistry['registerPath']>[0];
+type BodyContent = NonNullable<NonNullable<PathConfig['request']>['body']>['content'];
+type BodySchema = Extract<BodyContent[string], { schema?: unknown }>['schema'];
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 type Result<S> = S extends z.ZodType ? z.input<S> : void;
@@ -23,6 +27,15 @@ export interface RouteContext<B, Q, P, A = Actor> {
   params: P;
   req: Request;
   res: Response;
+  /** Answers with one of the route's `alsoStatus` instead of `status` (a repeated mint is 200, not 201). */
+  setStatus(status: SuccessStatus): void;
+}
+
+/** A request body that is not JSON (a multipart upload): documented here, parsed by the handler. */
+export interface NonJsonBody {
+  contentType: string;
+  /** JSON Schema of the parts, for the OpenAPI document. */
+  schema: Record<string, unknown>;
 }
 
 export interface RouteDef<
@@ -44,8 +57,14 @@ export interface RouteDef<
   query?: Q;
   params?: P;
   status: SuccessStatus;
-  /** A named schema (see components.ts); absent only for 204. */
+  /** Other success statuses the handler may pick with setStatus; same body schema. */
+  alsoStatus?: readonly SuccessStatus[];
+  /** A named schema (see components.ts); absent for 204 and for `raw` answers. */
   response: R;
+  /** The handler writes the answer itself (a file, a PDF, a stream) with this Content-Type. */
+  raw?: { contentType: string; description: string };
+  /** Mutually exclusive with `body`. */
+  nonJsonBody?: NonJsonBody;
   errors?: readonly ExtraErrorStatus[];
   /**
    * When given, the handler may return null and the route then answers 204 with no body; the text
@@ -54,8 +73,11 @@ export interface RouteDef<
   noContent?: NC;
   /** Checked after authentication and before the body is read, e.g. an internal credential (503 when unset). */
   precondition?: (req: Request) => void;
-  /** When given, a client that prefers text/html gets this page instead of JSON. */
-  html?: (result: Out<R>) => string;
+  /**
+   * When given, a client that prefers text/html gets this page instead of JSON (after the JSON is
+   * checked). `res.locals` carries anything extra the handler put there for the page.
+   */
+  html?: (result: Out<R>, res: Response) => string;
   handler: (
     ctx: RouteContext<Out<B>, Out<Q>, Out<P>, ActorFor<Au>>,
   ) => Promise<Result<R> | (NC extends string ? null : never)>;
@@ -81,7 +103,7 @@ const ERROR_TEXT: Record<number, string> = {
   404: 'Not found (or it belongs to another organization)',
   409: 'State conflict',
   413: 'Request body too large',
-  415: 'Content-Type must be application/json',
+  415: 'Wrong Content-Type for the request body',
   429: 'Rate limited; see Retry-After',
   500: 'Server error',
   503: 'Not configured',
@@ -111,7 +133,7 @@ export function defineRoute<
 
   const errorStatuses = new Set<number>([500, ...(def.errors ?? [])]);
   if (def.body || def.query || def.params) errorStatuses.add(400);
-  if (def.body) [413, 415].forEach((s) => errorStatuses.add(s));
+  if (def.body || def.nonJsonBody) [400, 413, 415].forEach((s) => errorStatuses.add(s));
   if (def.auth !== 'none') errorStatuses.add(401);
   if (def.auth === 'owner' || def.auth === 'user') errorStatuses.add(403);
 
@@ -121,8 +143,14 @@ export function defineRoute<
       res.status(415).json({ detail: 'Content-Type must be application/json' });
       return;
     }
+    if (def.nonJsonBody && req.is(def.nonJsonBody.contentType) === false) {
+      res.status(415).json({ detail: `Content-Type must be ${def.nonJsonBody.contentType}` });
+      return;
+    }
     const actor = await authenticate(req, def.auth, deps.runledger, deps.signer);
     def.precondition?.(req);
+    let status: SuccessStatus = def.status;
+    const allowed = new Set<SuccessStatus>([def.status, ...(def.alsoStatus ?? [])]);
     const ctx = {
       actor,
       body: def.body ? parseOrThrow(def.body, req.body, 'body') : undefined,
@@ -130,14 +158,19 @@ export function defineRoute<
       params: def.params ? parseOrThrow(def.params, { ...req.params }, 'path') : undefined,
       req,
       res,
+      setStatus(next: SuccessStatus) {
+        if (!allowed.has(next)) throw new Error(`${def.path} does not declare status ${next}`);
+        status = next;
+      },
     } as RouteContext<Out<B>, Out<Q>, Out<P>, ActorFor<Au>>;
     const result = await def.handler(ctx);
     if (result === null && def.noContent !== undefined) {
       res.status(204).end();
       return;
     }
+    if (def.raw) return;
     if (!def.response) {
-      res.status(def.status).end();
+      res.status(status).end();
       return;
     }
     // Responses are checked on the way out, so a field or enum that drifts from the schema is a 500, not a silent change.
@@ -150,9 +183,9 @@ export function defineRoute<
         },
       );
     }
-    res.status(def.status);
+    res.status(status);
     if (def.html && req.accepts(['application/json', 'text/html']) === 'text/html') {
-      res.type('html').send(def.html(checked.data as Out<R>));
+      res.type('html').send(def.html(checked.data as Out<R>, res));
       return;
     }
     res.json(checked.data);
@@ -180,15 +213,20 @@ export function defineRoute<
             },
           ]),
       );
-      const success = def.response
+      const success = def.raw
         ? {
-            description: 'Success',
-            content: {
-              'application/json': { schema: def.response },
-              ...(def.html ? { 'text/html': { schema: { type: 'string' as const } } } : {}),
-            },
+            description: def.raw.description,
+            content: { [def.raw.contentType]: { schema: { type: 'string' as const } } },
           }
-        : { description: 'Done; no body' };
+        : def.response
+          ? {
+              description: 'Success',
+              content: {
+                'application/json': { schema: def.response },
+                ...(def.html ? { 'text/html': { schema: { type: 'string' as const } } } : {}),
+              },
+            }
+          : { description: 'Done; no body' };
       registry.registerPath({
         method: def.method,
         path: def.path,
@@ -203,9 +241,23 @@ export function defineRoute<
           ...(def.body
             ? { body: { required: true, content: { 'application/json': { schema: def.body } } } }
             : {}),
+          ...(def.nonJsonBody
+            ? {
+                body: {
+                  required: true,
+                  content: {
+                    [def.nonJsonBody.contentType]: {
+                      schema: def.nonJsonBody.schema as BodySchema,
+                    },
+                  },
+                },
+              }
+            : {}),
         },
         responses: {
-          [def.status]: success,
+          ...Object.fromEntries(
+            [def.status, ...(def.alsoStatus ?? [])].map((status) => [status, success]),
+          ),
           ...(def.noContent !== undefined ? { 204: { description: def.noContent } } : {}),
           ...errorResponses,
         },

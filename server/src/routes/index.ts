@@ -1,17 +1,39 @@
+import type { FileBlobStore } from '@runledger/adapters';
 import type { Route } from '../http/route.js';
 import { apiKeyRoutes } from './api-keys.js';
 import { authRoutes, type AuthRouteDeps } from './auth.js';
+import { decisionRoutes } from './decisions.js';
+import { evidenceRoutes } from './evidence.js';
+import { flightSheetRoutes } from './flight-sheets.js';
+import { gradingRoutes } from './grading.js';
+import { ledgerRoutes } from './ledger.js';
 import { metaRoutes } from './meta.js';
 import { orgRoutes } from './org.js';
 import { projectRoutes } from './projects.js';
+import { runRoutes } from './runs.js';
+import { shareRoutes } from './share.js';
+import { submissionRoutes } from './submission.js';
+
+export interface RouteDeps extends AuthRouteDeps {
+  /** Uploads spool into it and downloads stream from it. */
+  blobs: FileBlobStore;
+}
 
 /** Every route of the main API, in the order they appear in /openapi.json. */
-export function allRoutes(deps: AuthRouteDeps): Route[] {
+export function allRoutes(deps: RouteDeps): Route[] {
   return [
     ...metaRoutes(),
     ...authRoutes(deps),
     ...orgRoutes(deps),
     ...apiKeyRoutes(deps),
     ...projectRoutes(deps),
+    ...flightSheetRoutes(deps),
+    ...runRoutes(deps),
+    ...evidenceRoutes(deps),
+    ...submissionRoutes(deps),
+    ...gradingRoutes(deps),
+    ...decisionRoutes(deps),
+    ...ledgerRoutes(deps),
+    ...shareRoutes(deps),
   ];
 }

@@ -1,0 +1,23 @@
+import type { SubmissionRecord, SubmissionsRepository } from '@runledger/core';
+import type { Sql } from './connection.js';
+
+export function submissionsRepository(sql: Sql): SubmissionsRepository {
+  return {
+    async put(s) {
+      await sql.run(
+        `INSERT INTO submissions (run_id, org_id, body_text, sha256, submitted_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (run_id) DO UPDATE SET body_text = excluded.body_text, sha256 = excluded.sha256,
+           submitted_at = excluded.submitted_at
+         WHERE submissions.org_id = excluded.org_id`,
+        [s.run_id, s.org_id, s.body_text, s.sha256, s.submitted_at],
+      );
+    },
+    async get(orgId, runId) {
+      const row = await sql.get<SubmissionRecord>(
+        'SELECT * FROM submissions WHERE run_id = ? AND org_id = ?',
+        [runId, orgId],
+      );
+      return row ?? null;
+    },
+  };
+}

@@ -1,0 +1,1 @@
+export { ledgerUseCases, LEDGER_CHUNK } from './use-cases.js';

@@ -1,0 +1,125 @@
+import {
+  ChainVerifier,
+  GENESIS_PARENT,
+  formatExportHeader,
+  formatExportLine,
+  type ChainError,
+} from '@runledger/verify';
+import { invalidInput } from '../errors.js';
+import { nowIso } from '../identity/guards.js';
+import { pageQuery } from '../identity/paging.js';
+import type { ChainHead } from '../receipts/mint.js';
+import { toReceipt } from '../runs/views.js';
+import { LedgerErrorCode } from '../schemas/enums.js';
+import type { LedgerVerifyError } from '../schemas/ledger.js';
+import type { Actor, Deps, LedgerUseCases } from '../sdk.js';
+
+/** Rows per read transaction while verifying or exporting: short transactions, bounded memory. */
+export const LEDGER_CHUNK = 500;
+
+/** The page size rules of every list (default 50, at most 200), from the shared paging helper. */
+const limitOf = (limit: number | undefined) =>
+  pageQuery(limit === undefined ? {} : { limit }).limit;
+
+function seqOf(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 0) throw invalidInput(`${name} must be an org_seq`);
+  return value;
+}
+
+/** A finding of the verify package in the wire shape; every stored row has an id and an org_seq. */
+function toLedgerError(e: ChainError): LedgerVerifyError {
+  const code = LedgerErrorCode.safeParse(e.code);
+  return {
+    receipt_id: e.receipt_id ?? '',
+    org_seq: e.org_seq ?? 0,
+    code: code.success ? code.data : 'field_mismatch',
+    message: e.message,
+  };
+}
+
+export function ledgerUseCases(deps: Deps): LedgerUseCases {
+  const { storage, clock, config } = deps;
+
+  /** Reads the rows of the org up to `head` chunk by chunk, each chunk in its own short transaction. */
+  async function* chunks(orgId: string, head: ChainHead) {
+    let after = -1;
+    for (;;) {
+      const rows = await storage.transaction((tx) =>
+        tx.receipts.chunk(orgId, after, head.org_seq, LEDGER_CHUNK),
+      );
+      const last = rows.at(-1);
+      if (last === undefined) return;
+      yield rows;
+      after = last.org_seq;
+    }
+  }
+
+  return {
+    async list(actor, query) {
+      const limit = limitOf(query.limit);
+      const after = seqOf('after_seq', query.after_seq, -1);
+      const rows = await storage.transaction((tx) =>
+        tx.receipts.entries(actor.orgId, after, limit + 1),
+      );
+      const page = rows.slice(0, limit);
+      const last = page.at(-1);
+      return {
+        entries: page,
+        next: rows.length > limit && last !== undefined ? String(last.org_seq) : null,
+      };
+    },
+
+    async verify(actor: Actor) {
+      const head = await storage.transaction((tx) => tx.receipts.head(actor.orgId));
+      const verifier = new ChainVerifier({
+        receiptPrefix: config.receiptPrefix,
+        expectedOrgId: actor.orgId,
+      });
+      if (head !== null) {
+        for await (const rows of chunks(actor.orgId, head)) {
+          for (const row of rows) verifier.push(row);
+        }
+      }
+      const result = verifier.result();
+      return {
+        ok: result.ok,
+        receipts_checked: result.receipts_checked,
+        errors: result.errors.map(toLedgerError),
+      };
+    },
+
+    async *export(actor: Actor) {
+      const { head, count } = await storage.transaction(async (tx) => {
+        const h = await tx.receipts.head(actor.orgId);
+        return { head: h, count: h === null ? 0 : await tx.receipts.count(actor.orgId, h.org_seq) };
+      });
+      yield formatExportHeader({
+        org_id: actor.orgId,
+        exported_at: nowIso(clock),
+        count,
+        head_sha256: head?.receipt_sha256 ?? GENESIS_PARENT,
+        receipt_prefix: config.receiptPrefix,
+      });
+      if (head === null) return;
+      for await (const rows of chunks(actor.orgId, head)) {
+        for (const row of rows) yield formatExportLine(row);
+      }
+    },
+
+    async recent(actor, query) {
+      const limit = limitOf(query.limit);
+      const before =
+        query.before_seq === undefined ? null : seqOf('before_seq', query.before_seq, 0);
+      const rows = await storage.transaction((tx) =>
+        tx.receipts.recent(actor.orgId, before, limit + 1),
+      );
+      const page = rows.slice(0, limit);
+      const last = page.at(-1);
+      return {
+        receipts: page.map((r) => toReceipt(r, config.publicBaseUrl)),
+        next: rows.length > limit && last !== undefined ? String(last.org_seq) : null,
+      };
+    },
+  };
+}

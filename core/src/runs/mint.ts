@@ -1,0 +1,67 @@
+import { nowIso } from '../identity/guards.js';
+import { mintReceipt } from '../receipts/mint.js';
+import { shareToken } from '../receipts/share.js';
+import type { ReceiptRecord } from '../ports/storage.js';
+import type { Deps, RunUseCases } from '../sdk.js';
+import { assertCanMint } from './lifecycle.js';
+import { updateRun } from './review.js';
+import { loadRun, toReceipt } from './views.js';
+
+/**
+ * Mints the receipt of an approved run in one transaction: read the org head (one indexed row),
+ * build and hash the payload, insert under UNIQUE(org_id, org_seq) and UNIQUE(run_id), mark the
+ * run receipted. A receipted run answers with its existing receipt.
+ */
+export function runMintUseCase(deps: Deps): Pick<RunUseCases, 'mintReceipt'> {
+  const { storage, clock, random, config } = deps;
+  return {
+    async mintReceipt(actor, runId) {
+      const { record, created } = await storage.transaction(async (tx) => {
+        const run = await loadRun(tx, actor.orgId, runId);
+        if (assertCanMint(run.state) === 'already_minted') {
+          const existing = await tx.receipts.byRun(actor.orgId, run.id);
+          if (!existing) throw new Error('the run is receipted but its receipt is missing');
+          return { record: existing, created: false };
+        }
+        const submission = await tx.submissions.get(actor.orgId, run.id);
+        if (!submission || !run.verdict || !run.approval) {
+          throw new Error('an approved run lacks its submission, verdict or approval');
+        }
+        const now = clock.now();
+        const minted = mintReceipt({
+          head: await tx.receipts.head(actor.orgId),
+          orgId: actor.orgId,
+          prefix: config.receiptPrefix,
+          run,
+          flightSheet: {
+            id: run.flight_sheet_id,
+            slug: run.flight_sheet_slug,
+            version: run.flight_sheet_version,
+            sha256: run.flight_sheet_sha256,
+          },
+          submissionSha256: submission.sha256,
+          evidence: await tx.evidence.listByRun(actor.orgId, run.id),
+          checks: await tx.checks.listByRun(actor.orgId, run.id),
+          verdict: run.verdict,
+          approval: run.approval,
+          now,
+        });
+        const record: ReceiptRecord = {
+          receipt_id: minted.receipt_id,
+          org_id: actor.orgId,
+          org_seq: minted.org_seq,
+          run_id: run.id,
+          parent_hash: minted.parent_hash,
+          receipt_sha256: minted.receipt_sha256,
+          payload_text: minted.payload_text,
+          share_token: shareToken(random),
+          created_at: minted.payload.minted_at,
+        };
+        await tx.receipts.insert(record);
+        await updateRun(tx, run, { state: 'receipted', updated_at: nowIso(clock) });
+        return { record, created: true };
+      });
+      return { receipt: toReceipt(record, config.publicBaseUrl), created };
+    },
+  };
+}

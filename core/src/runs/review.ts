@@ -1,0 +1,141 @@
+import { audit } from '../audit/audit.js';
+import { conflict, forbidden, notFound } from '../errors.js';
+import { pinnedFlightSheet } from '../flight-sheets/use-cases.js';
+import { nowIso } from '../identity/guards.js';
+import { newId } from '../identity/ids.js';
+import type { CheckRecord, Repositories, RunChanges, RunRecord } from '../ports/storage.js';
+import type { Verdict } from '../schemas/verdict.js';
+import type { Deps, RunUseCases } from '../sdk.js';
+import { computeVerdict } from '../verdict/compute.js';
+import {
+  afterAudit,
+  assertCanApprove,
+  assertCanAudit,
+  assertCanFinalize,
+  assertCanGrade,
+} from './lifecycle.js';
+import { loadRun, toApproval, toCheck } from './views.js';
+
+type ReviewUseCases = Pick<
+  RunUseCases,
+  'audit' | 'gradeCheck' | 'checks' | 'flags' | 'verdict' | 'findings' | 'approve'
+>;
+
+/** Applies changes to a run that must still be in the state it was read in. */
+export async function updateRun(
+  tx: Repositories,
+  run: RunRecord,
+  changes: RunChanges,
+): Promise<void> {
+  if (!(await tx.runs.update(run.org_id, run.id, run.state, changes))) {
+    throw conflict('the run changed meanwhile; try again');
+  }
+}
+
+export function runReviewUseCases(deps: Deps): ReviewUseCases {
+  const { storage, clock, random } = deps;
+
+  return {
+    async audit(actor, runId) {
+      return storage.transaction(async (tx) => {
+        const run = await loadRun(tx, actor.orgId, runId);
+        const submission = await tx.submissions.get(actor.orgId, run.id);
+        assertCanAudit(run.state, submission !== null);
+        const sheet = await pinnedFlightSheet(tx, actor.orgId, run.flight_sheet_id);
+        const evidence = await tx.evidence.listByRun(actor.orgId, run.id);
+        const body: unknown = JSON.parse(submission?.body_text ?? 'null');
+        const result = audit(sheet, body, evidence);
+        const checks: CheckRecord[] = result.checks.map((draft, position) => ({
+          ...draft,
+          id: newId('chk', random),
+          org_id: actor.orgId,
+          run_id: run.id,
+          position,
+        }));
+        const open = checks.filter((c) => c.status === 'open').length;
+        const state = afterAudit(run.state, open);
+        const verdict = state === 'finalized' ? computeVerdict(checks, sheet) : null;
+        await tx.checks.replace(actor.orgId, run.id, checks);
+        await updateRun(tx, run, { state, verdict, updated_at: nowIso(clock) });
+        return {
+          checks: checks.map(toCheck),
+          ...(verdict ? { verdict } : {}),
+          needs_grading: result.needs_grading,
+          deterministic: result.deterministic,
+        };
+      });
+    },
+
+    async gradeCheck(actor, runId, checkId, input) {
+      return storage.transaction(async (tx) => {
+        const run = await loadRun(tx, actor.orgId, runId);
+        const check = await tx.checks.get(actor.orgId, run.id, checkId);
+        if (!check) throw notFound('check');
+        assertCanGrade(run.state);
+        if (!(await tx.checks.grade(actor.orgId, run.id, checkId, input.status))) {
+          throw conflict(`the check is already graded (${check.status})`);
+        }
+        await updateRun(tx, run, { updated_at: nowIso(clock) });
+        return toCheck({ ...check, status: input.status });
+      });
+    },
+
+    async checks(actor, runId) {
+      return storage.transaction(async (tx) => {
+        const run = await loadRun(tx, actor.orgId, runId);
+        return { checks: (await tx.checks.listByRun(actor.orgId, run.id)).map(toCheck) };
+      });
+    },
+
+    async flags(actor, runId) {
+      return storage.transaction(async (tx) => {
+        const run = await loadRun(tx, actor.orgId, runId);
+        const checks = await tx.checks.listByRun(actor.orgId, run.id);
+        return {
+          flags: checks
+            .filter((c) => c.status === 'flag')
+            .map((c) => ({ key: c.key, severity: c.severity, detail: c.detail })),
+        };
+      });
+    },
+
+    async verdict(actor, runId): Promise<Verdict> {
+      const run = await storage.transaction((tx) => loadRun(tx, actor.orgId, runId));
+      if (!run.verdict) throw notFound('verdict');
+      return run.verdict;
+    },
+
+    async findings(actor, runId) {
+      return storage.transaction(async (tx) => {
+        const run = await loadRun(tx, actor.orgId, runId);
+        const checks = await tx.checks.listByRun(actor.orgId, run.id);
+        const open = checks.filter((c) => c.status === 'open').length;
+        if (assertCanFinalize(run.state, open) === 'already_finalized' && run.verdict) {
+          return run.verdict;
+        }
+        const sheet = await pinnedFlightSheet(tx, actor.orgId, run.flight_sheet_id);
+        const verdict = computeVerdict(checks, sheet);
+        await updateRun(tx, run, { state: 'finalized', verdict, updated_at: nowIso(clock) });
+        return verdict;
+      });
+    },
+
+    async approve(actor, runId, input) {
+      // An approval names a person; an API key acts for automation.
+      if (actor.kind !== 'user') throw forbidden('an API key cannot decide a run; a person must');
+      return storage.transaction(async (tx) => {
+        const run = await loadRun(tx, actor.orgId, runId);
+        const state = assertCanApprove(run.state, input.decision, actor.role);
+        const now = nowIso(clock);
+        const approval = {
+          decision: input.decision,
+          note: input.note ?? null,
+          decided_by: actor.userId,
+          decided_at: now,
+        };
+        await updateRun(tx, run, { state, approval, updated_at: now });
+        return toApproval(approval);
+      });
+    },
+  };
+}

@@ -1,0 +1,1 @@
+export { shareUseCases, toPublicReceipt } from './use-cases.js';

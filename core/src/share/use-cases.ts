@@ -1,0 +1,66 @@
+import { sha256Hex } from '@runledger/verify';
+import { notFound } from '../errors.js';
+import type { ReceiptRecord } from '../ports/storage.js';
+import { pdfUrl, shareUrl } from '../receipts/share.js';
+import type { PublicReceipt } from '../schemas/receipt.js';
+import type { Deps, ShareUseCases, ShareView } from '../sdk.js';
+
+/** A share token is 32 bytes in base64url (43 characters); anything else cannot exist. */
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * The public view of a stored receipt. `verified` is recomputed from the stored bytes on every
+ * read: the payload hashes to receipt_sha256 and its org_seq and parent_hash match the row.
+ */
+export function toPublicReceipt(row: ReceiptRecord): PublicReceipt {
+  let payload: Record<string, unknown> = {};
+  try {
+    const parsed: unknown = JSON.parse(row.payload_text);
+    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
+      payload = parsed as Record<string, unknown>;
+    }
+  } catch {
+    // An unreadable payload is shown empty and unverified.
+  }
+  const verified =
+    sha256Hex(row.payload_text) === row.receipt_sha256 &&
+    payload.org_seq === row.org_seq &&
+    payload.parent_hash === row.parent_hash;
+  return {
+    receipt_id: row.receipt_id,
+    org_seq: row.org_seq,
+    receipt_sha256: row.receipt_sha256,
+    payload,
+    verified,
+  };
+}
+
+export function shareUseCases(deps: Deps): ShareUseCases {
+  const { storage, config } = deps;
+
+  async function read(token: string) {
+    if (!TOKEN.test(token)) throw notFound('receipt');
+    const found = await storage.transaction(async (tx) => {
+      const row = await tx.receipts.byShareToken(token);
+      return row ? { row, org: await tx.orgs.byId(row.org_id) } : null;
+    });
+    if (!found) throw notFound('receipt');
+    return found;
+  }
+
+  return {
+    async get(token) {
+      return toPublicReceipt((await read(token)).row);
+    },
+    async view(token): Promise<ShareView> {
+      const { row, org } = await read(token);
+      return {
+        receipt: toPublicReceipt(row),
+        org_name: org?.name ?? row.org_id,
+        created_at: row.created_at,
+        share_url: shareUrl(config.publicBaseUrl, row.share_token),
+        pdf_url: pdfUrl(config.publicBaseUrl, row.share_token),
+      };
+    },
+  };
+}

@@ -1,0 +1,153 @@
+import { createReadStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import type { FileBlobStore } from '@runledger/adapters';
+import {
+  Evidence,
+  EvidenceIn,
+  EvidenceList,
+  RunledgerError,
+  type Runledger,
+} from '@runledger/core';
+import { z } from 'zod';
+import { defineRoute, type Route } from '../http/route.js';
+import { streamTo } from '../http/streaming.js';
+import { receiveUpload } from '../http/upload.js';
+import { RunEvidenceParams, RunParams } from './params.js';
+
+/** SPEC: evidence files are at most 25 MB. */
+export const EVIDENCE_FILE_MAX_BYTES = 25 * 1024 * 1024;
+
+const LabelField = z.object({ label: z.string().trim().min(1).max(200) }).strict();
+
+export function evidenceRoutes({
+  runledger,
+  blobs,
+}: {
+  runledger: Runledger;
+  blobs: FileBlobStore;
+}): Route[] {
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/runs/{run_id}/evidence',
+      summary: 'Adds a text evidence item (note, text, url, log or json)',
+      description:
+        'A url is stored as text and never fetched. sha256 and size are of the UTF-8 content. ' +
+        'Adding evidence after an audit returns the run to draft; after a decision it is a 409.',
+      tag: 'evidence',
+      auth: 'any',
+      params: RunParams,
+      body: EvidenceIn,
+      status: 201,
+      response: Evidence,
+      errors: [404, 409],
+      handler: async ({ actor, params, body }) =>
+        runledger.runs.addEvidence(actor, params.run_id, body),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/runs/{run_id}/evidence/upload',
+      summary: 'Uploads a file as evidence (multipart: exactly the parts `file` and `label`)',
+      description:
+        `At most ${EVIDENCE_FILE_MAX_BYTES} bytes (25 MB): beyond, 413 and nothing is kept. ` +
+        'Any other part is a 400. The run is checked before the file is read.',
+      tag: 'evidence',
+      auth: 'any',
+      params: RunParams,
+      nonJsonBody: {
+        contentType: 'multipart/form-data',
+        schema: {
+          type: 'object',
+          required: ['file', 'label'],
+          additionalProperties: false,
+          properties: {
+            file: {
+              type: 'string',
+              format: 'binary',
+              contentMediaType: 'application/octet-stream',
+              maxLength: EVIDENCE_FILE_MAX_BYTES,
+            },
+            label: { type: 'string', minLength: 1, maxLength: 200 },
+          },
+        },
+      },
+      status: 201,
+      response: Evidence,
+      errors: [404, 409],
+      handler: async ({ actor, params, req, res }) => {
+        // Refuse before reading a byte: an unknown or decided run never puts anything in the spool.
+        await runledger.runs.assertCanAddEvidence(actor, params.run_id);
+        const upload = await receiveUpload(req, res, {
+          spoolDir: blobs.spoolDir,
+          maxBytes: EVIDENCE_FILE_MAX_BYTES,
+          fileField: 'file',
+          textFields: ['label'],
+        });
+        try {
+          const parsed = LabelField.safeParse(upload.fields);
+          if (!parsed.success) {
+            throw new RunledgerError('invalid_input', 'body.label: 1 to 200 characters required');
+          }
+          return await runledger.runs.addFileEvidence(actor, params.run_id, {
+            label: parsed.data.label,
+            filename: upload.filename,
+            content_type: upload.contentType,
+            spoolPath: upload.path,
+          });
+        } finally {
+          // After a successful put the spool file was renamed into the store, so this only removes leftovers.
+          await rm(upload.path, { force: true });
+        }
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/runs/{run_id}/evidence',
+      summary: 'The run’s evidence in the order it was added',
+      tag: 'evidence',
+      auth: 'any',
+      params: RunParams,
+      status: 200,
+      response: EvidenceList,
+      errors: [404],
+      handler: async ({ actor, params }) => ({
+        evidence: await runledger.runs.listEvidence(actor, params.run_id),
+      }),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/runs/{run_id}/evidence/{evidence_id}/content',
+      summary: 'Downloads an uploaded evidence file',
+      description:
+        'Always `application/octet-stream` with `Content-Disposition: attachment` and `X-Content-Type-Options: nosniff`, ' +
+        'so an uploaded page or image is saved, never rendered in this origin. The declared type is in the evidence record.',
+      tag: 'evidence',
+      auth: 'any',
+      params: RunEvidenceParams,
+      status: 200,
+      response: undefined,
+      raw: { contentType: 'application/octet-stream', description: 'The file’s bytes' },
+      errors: [404],
+      handler: async ({ actor, params, res }) => {
+        const file = await runledger.runs.evidenceFile(actor, params.run_id, params.evidence_id);
+        const path = blobs.pathOf(file.sha256);
+        if (path === null) throw new RunledgerError('not_found', 'evidence file not found');
+        const stream = createReadStream(path);
+        // Open first, so a missing blob is a clean 404 rather than a broken 200.
+        await new Promise<void>((resolve, reject) => {
+          stream.once('open', () => resolve());
+          stream.once('error', () =>
+            reject(new RunledgerError('not_found', 'evidence file not found')),
+          );
+        });
+        res.status(200);
+        res.attachment(file.filename);
+        res.setHeader('Content-Type', 'application/octet-stream');
+        res.setHeader('Content-Length', String(file.size));
+        res.setHeader('X-Content-Type-Options', 'nosniff');
+        res.setHeader('Cache-Control', 'private, no-store');
+        await streamTo(stream, res);
+      },
+    }),
+  ];
+}

@@ -1,0 +1,92 @@
+import { Readable } from 'node:stream';
+import { LedgerList, LedgerVerifyResult, ReceiptsRecent, type Runledger } from '@runledger/core';
+import { z } from 'zod';
+import { defineRoute, type Route } from '../http/route.js';
+import { streamTo } from '../http/streaming.js';
+import { SeqParam } from './params.js';
+
+const Limit = z.coerce.number().int().min(1).max(200).optional();
+const LedgerQuery = z.object({ after_seq: SeqParam.optional(), limit: Limit }).strict();
+const RecentQuery = z.object({ before_seq: SeqParam.optional(), limit: Limit }).strict();
+
+/** Drops undefined keys (exactOptionalPropertyTypes-friendly). */
+const defined = <T extends object>(value: T) =>
+  Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as {
+    [K in keyof T]: Exclude<T[K], undefined>;
+  };
+
+export function ledgerRoutes({ runledger }: { runledger: Runledger }): Route[] {
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/ledger',
+      summary:
+        'The organization’s chain in org_seq order, paged by `?after_seq=` (the previous `next`)',
+      tag: 'ledger',
+      auth: 'any',
+      query: LedgerQuery,
+      status: 200,
+      response: LedgerList,
+      handler: async ({ actor, query }) => runledger.ledger.list(actor, defined(query)),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/ledger/verify',
+      summary: 'Re-verifies the whole chain: every hash, org_seq order and parent_hash link',
+      description:
+        'Streams the receipts from storage in chunks up to the head read at the start (constant memory). ' +
+        '`ok` is false and each faulty receipt is named when anything was altered.',
+      tag: 'ledger',
+      auth: 'any',
+      status: 200,
+      response: LedgerVerifyResult,
+      handler: async ({ actor }) => runledger.ledger.verify(actor),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/ledger/export',
+      summary: 'The chain as NDJSON: a header line, then one line per receipt with its payload',
+      description:
+        'Format `runledger.ledger/v1`, verifiable offline with `runledger-verify FILE`. Streamed with backpressure.',
+      tag: 'ledger',
+      auth: 'any',
+      status: 200,
+      response: undefined,
+      raw: { contentType: 'application/x-ndjson', description: 'One JSON document per line' },
+      handler: async ({ actor, res }) => {
+        const lines = runledger.ledger.export(actor)[Symbol.asyncIterator]();
+        // The first line is read before any header is sent, so a failure up front is still a clean error answer.
+        const first = await lines.next();
+        async function* rest(): AsyncGenerator<string> {
+          if (first.done) return;
+          yield `${first.value}\n`;
+          for (let next = await lines.next(); !next.done; next = await lines.next()) {
+            yield `${next.value}\n`;
+          }
+        }
+        res.status(200);
+        res.setHeader('Content-Type', 'application/x-ndjson; charset=utf-8');
+        res.setHeader('Content-Disposition', 'attachment; filename="ledger.ndjson"');
+        res.setHeader('Cache-Control', 'private, no-store');
+        try {
+          await streamTo(Readable.from(rest()), res);
+        } finally {
+          // A client that goes away mid-stream ends the storage read as well.
+          await lines.return?.();
+        }
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/receipts/recent',
+      summary:
+        'The organization’s receipts, newest first, paged by `?before_seq=` (the previous `next`)',
+      tag: 'ledger',
+      auth: 'any',
+      query: RecentQuery,
+      status: 200,
+      response: ReceiptsRecent,
+      handler: async ({ actor, query }) => runledger.ledger.recent(actor, defined(query)),
+    }),
+  ];
+}

@@ -1,0 +1,67 @@
+import { PublicReceipt, type Runledger, type ShareView } from '@runledger/core';
+import { defineRoute, type Route } from '../http/route.js';
+import { safeFilename } from '../http/streaming.js';
+import { SHARE_PAGE_CSP, shareHtml, sharePdf } from '../share/index.js';
+import { ShareParams } from './params.js';
+import type { Response } from 'express';
+
+/** Share links are capabilities: keep them out of caches and search engines; verification is live. */
+function shareHeaders(res: Response): void {
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('X-Robots-Tag', 'noindex, nofollow');
+  res.setHeader('Referrer-Policy', 'no-referrer');
+}
+
+export function shareRoutes({ runledger }: { runledger: Runledger }): Route[] {
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/share/{share_token}',
+      summary:
+        'A receipt’s public view: payload, receipt_sha256 and `verified` (recomputed on every read)',
+      description:
+        'No credential: the token is the capability. A client that prefers text/html gets a readable page (no script).',
+      tag: 'share',
+      auth: 'none',
+      params: ShareParams,
+      status: 200,
+      response: PublicReceipt,
+      errors: [404],
+      html: (_receipt, res) => shareHtml((res.locals as { shareView: ShareView }).shareView),
+      handler: async ({ params, req, res }) => {
+        shareHeaders(res);
+        const wantsHtml = req.accepts(['application/json', 'text/html']) === 'text/html';
+        if (!wantsHtml) return runledger.share.get(params.share_token);
+        const view = await runledger.share.view(params.share_token);
+        res.locals.shareView = view;
+        res.setHeader('Content-Security-Policy', SHARE_PAGE_CSP);
+        return view.receipt;
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/share/{share_token}/pdf',
+      summary:
+        'The receipt as a PDF: org and run, verdict, checks, hashes, verification result, QR code of share_url',
+      tag: 'share',
+      auth: 'none',
+      params: ShareParams,
+      status: 200,
+      response: undefined,
+      raw: { contentType: 'application/pdf', description: 'A PDF document' },
+      errors: [404],
+      handler: async ({ params, res }) => {
+        const view = await runledger.share.view(params.share_token);
+        const pdf = await sharePdf(view);
+        shareHeaders(res);
+        res.status(200);
+        res.setHeader('Content-Type', 'application/pdf');
+        res.setHeader(
+          'Content-Disposition',
+          `inline; filename="${safeFilename(view.receipt.receipt_id)}.pdf"`,
+        );
+        res.end(pdf);
+      },
+    }),
+  ];
+}
