@@ -1,5 +1,6 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { canonicalJson, sha256Hex } from '@runledger/verify';
+import { boundedRegExp } from './safe-pattern.js';
 
 /**
  * `format` stays an annotation, as JSON Schema 2020-12 specifies by default; unknown keywords are
@@ -11,6 +12,7 @@ const ajv = new Ajv2020({
   validateFormats: false,
   addUsedSchema: false,
   logger: false,
+  code: { regExp: boundedRegExp },
 });
 
 /**

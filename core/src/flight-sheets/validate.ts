@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { assertSafePatterns } from '../audit/safe-pattern.js';
 import { assertSchemaCompiles } from '../audit/schema-validator.js';
 import { invalidInput } from '../errors.js';
 import { CATEGORY_OF_OP, FlightSheetInput } from '../schemas/flight-sheet.js';
@@ -14,7 +15,7 @@ function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
 
 /**
  * Checks an owner-created flight sheet beyond its shape: thresholds in order, unique rule keys,
- * each auto rule's category matching its op, and an output schema that compiles.
+ * each auto rule's category matching its op, and an output schema that compiles with safe patterns.
  * Throws RunledgerError('invalid_input') naming the first problem.
  */
 export function validateFlightSheetInput(input: unknown): FlightSheetInput {
@@ -39,6 +40,7 @@ export function validateFlightSheetInput(input: unknown): FlightSheetInput {
       );
     }
   }
+  assertSafePatterns(sheet.required_output_schema);
   try {
     assertSchemaCompiles(sheet.required_output_schema);
   } catch (error) {
