@@ -38,6 +38,17 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATA_DIR: dataDir, JWT_SECRET: 'short' })).toThrow(/32/);
   });
 
+  it('refuses a RECEIPT_PREFIX that would make receipt ids ambiguous, at start', () => {
+    expect(loadConfig({ DATA_DIR: dataDir, RECEIPT_PREFIX: 'acme_1' }).receiptPrefix).toBe(
+      'acme_1',
+    );
+    for (const bad of ['acme-1', '1acme', '', 'a'.repeat(33)]) {
+      expect(() => loadConfig({ DATA_DIR: dataDir, RECEIPT_PREFIX: bad })).toThrow(
+        /RECEIPT_PREFIX/,
+      );
+    }
+  });
+
   it('reads the router defaults and leaves worker registration off until its key is set', () => {
     const config = loadConfig({ DATA_DIR: dataDir });
     expect(config).toMatchObject({

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { RECEIPT_PREFIX } from '@runledger/core';
 
 /** Everything the server reads from the environment (DESIGN.md section 2), parsed once at start. */
 export interface ServerConfig {
@@ -74,6 +75,13 @@ function devJwtSecret(dataDir: string): string {
 }
 
 export function loadConfig(env: Env = process.env): ServerConfig {
+  const receiptPrefix = env.RECEIPT_PREFIX ?? 'rcpt';
+  // Checked here so a bad prefix stops the start instead of failing every mint later.
+  if (!RECEIPT_PREFIX.test(receiptPrefix)) {
+    throw new ConfigError(
+      `RECEIPT_PREFIX must be a letter then up to 31 letters, digits or underscores, got "${receiptPrefix}"`,
+    );
+  }
   const production = (env.APP_ENV ?? 'development') === 'production';
   const dataDir = resolve(env.DATA_DIR ?? './data');
   const port = intFrom(env, 'PORT', 8080);
@@ -117,7 +125,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     inviteTtlHours: intFrom(env, 'INVITE_TTL_HOURS', 168, 1),
     smtpUrl: env.SMTP_URL ? env.SMTP_URL : null,
     mailFrom: env.MAIL_FROM ?? 'runledger <no-reply@localhost>',
-    receiptPrefix: env.RECEIPT_PREFIX ?? 'rcpt',
+    receiptPrefix,
     logLevel: env.LOG_LEVEL ?? 'info',
     authRequestLimit: {
       perEmail: intFrom(env, 'AUTH_REQUEST_LIMIT_PER_EMAIL', 5, 1),

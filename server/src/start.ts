@@ -110,8 +110,15 @@ export async function startServer(
     const router: Listener = await listen(routerApp, config.routerPort, config.routerHost);
     opened.push(() => router.close());
 
+    // Each tick also appends receipts whose append failed after their change committed (a full disk,
+    // say), so they reach the file without waiting for a restart.
     const sweeper = startSweeper(
-      () => runledger.router.sweepExpiredLeases(),
+      async () => {
+        const expired = await runledger.router.sweepExpiredLeases();
+        const flushed = await runledger.router.flushOutbox();
+        if (flushed > 0) logger.info({ flushed }, 'router receipt outbox flushed');
+        return expired;
+      },
       config.routerSweepSeconds,
       logger,
     );

@@ -92,6 +92,10 @@ describe('request validation over HTTP', () => {
     const response = await api('GET', '/no/such/route', { token: owner.token });
     expect(response.status).toBe(404);
     expect(response.body).toEqual({ detail: expect.any(String) });
+    const token = 'Zm9vYmFyLXNlY3JldC1zaGFyZS10b2tlbi0wMDAwMDAwMDA';
+    const typo = await api('GET', `/share/${token}/pdff`);
+    expect(typo.status).toBe(404);
+    expect(typo.text).not.toContain(token);
     const malformed = await api('POST', '/projects', { token: owner.token, body: '{bad' });
     expect(malformed.text).not.toMatch(/at |SyntaxError|\/work\/|node_modules|SQLITE/);
   });

@@ -91,6 +91,21 @@ describe('the ledger after 50 concurrent mints', () => {
     expect(second.body.receipts.map((r) => r.org_seq)).toEqual([44, 43, 42, 41, 40]);
   });
 
+  it('also pages both lists with the generic ?after=<next>, as every other list does', async () => {
+    const ledger = await api<{ entries: Entry[] }>('GET', '/ledger?limit=2&after=10', {
+      token: ada.token,
+    });
+    expect(ledger.body.entries.map((e) => e.org_seq)).toEqual([11, 12]);
+    const recent = await api<{ receipts: MintedReceipt[] }>(
+      'GET',
+      '/receipts/recent?limit=2&after=10',
+      {
+        token: ada.token,
+      },
+    );
+    expect(recent.body.receipts.map((r) => r.org_seq)).toEqual([9, 8]);
+  });
+
   it('exports NDJSON that the offline verifier accepts, strictly', async () => {
     const response = await api('GET', '/ledger/export', { token: ada.token });
     expect(response.status).toBe(200);

@@ -249,7 +249,10 @@ describe('a run from creation to a shared, verified receipt', () => {
     expect(pdf.status).toBe(200);
     expect(pdf.headers.get('content-type')).toBe('application/pdf');
     expect(Buffer.from(pdf.bytes.subarray(0, 5)).toString('latin1')).toBe('%PDF-');
-    expect(Buffer.from(pdf.bytes).toString('latin1')).toContain(first.receipt_id);
+    const text = Buffer.from(pdf.bytes).toString('latin1');
+    expect(text).toContain(first.receipt_id);
+    expect(text).toContain('(verified)');
+    expect(text).not.toContain('NOT VERIFIED');
   });
 
   it('an unknown share token is a 404 for the JSON, the page and the PDF', async () => {

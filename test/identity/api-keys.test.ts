@@ -50,6 +50,17 @@ describe('API keys', () => {
     expect((await w.rl.apiKeys.list(owner, {})).items[0]?.last_used_at).toBe(
       '2025-03-01T12:00:05.000Z',
     );
+    // Within a minute a use is not written again; after it, it is.
+    w.clock.advance(30_000);
+    await w.rl.auth.authenticateApiKey(created.key);
+    expect((await w.rl.apiKeys.list(owner, {})).items[0]?.last_used_at).toBe(
+      '2025-03-01T12:00:05.000Z',
+    );
+    w.clock.advance(30_000);
+    await w.rl.auth.authenticateApiKey(created.key);
+    expect((await w.rl.apiKeys.list(owner, {})).items[0]?.last_used_at).toBe(
+      '2025-03-01T12:01:05.000Z',
+    );
   });
 
   it('rejects a changed secret, an unknown key id and malformed keys', async () => {

@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BlobStore, StoredBlob } from '@runledger/core';
-import { durableRename } from './durable.js';
+import { durableRename, syncPath } from './durable.js';
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
@@ -38,7 +38,9 @@ export async function openFileBlobStore(dir: string): Promise<FileBlobStore> {
       await rm(spoolFile, { force: true });
       return blob;
     }
-    await mkdir(join(dir, blob.sha256.slice(0, 2)), { recursive: true });
+    const created = await mkdir(join(dir, blob.sha256.slice(0, 2)), { recursive: true });
+    // A new fan-out directory is itself a directory entry that must survive a power cut.
+    if (created !== undefined) await syncPath(dir);
     await durableRename(spoolFile, target);
     return blob;
   }

@@ -8,6 +8,8 @@ import { addMs, nowIso } from './guards.js';
 import { newId } from './ids.js';
 import { constantTimeEqual, hashSecret, newSecret, parseApiKey } from '../secrets/index.js';
 
+const LAST_USED_RESOLUTION_MS = 60_000;
+
 const MAX_TOKEN_LENGTH = 512;
 
 export function authUseCases(deps: Deps): AuthUseCases {
@@ -134,7 +136,12 @@ export function authUseCases(deps: Deps): AuthUseCases {
         if (!constantTimeEqual(hashSecret(secret), key.secret_hash)) {
           throw unauthenticated('invalid API key');
         }
-        await tx.apiKeys.touch(keyId, nowIso(clock));
+        // last_used_at is kept to the minute, so a burst of automation calls is not a burst of writes.
+        const now = clock.now();
+        const last = key.last_used_at === null ? null : Date.parse(key.last_used_at);
+        if (last === null || now.getTime() - last >= LAST_USED_RESOLUTION_MS) {
+          await tx.apiKeys.touch(keyId, now.toISOString());
+        }
         return { kind: 'api_key', keyId, orgId: key.org_id, role: 'member' };
       });
     },

@@ -1,5 +1,6 @@
 export { RunReceiptPayload } from './payload.js';
 export {
+  RECEIPT_PREFIX,
   mintReceipt,
   nextLink,
   type ChainHead,

@@ -53,7 +53,7 @@ export interface MintedReceipt {
 }
 
 /** A prefix without `-`, so a receipt id splits unambiguously into its three parts. */
-const RECEIPT_PREFIX = /^[A-Za-z][A-Za-z0-9_]{0,31}$/;
+export const RECEIPT_PREFIX = /^[A-Za-z][A-Za-z0-9_]{0,31}$/;
 const SHA256 = /^[0-9a-f]{64}$/;
 
 function iso(t: Timestamp): string {

@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 
 /**
- * One line per request: id, method, declared route (or the path; never the query string, which may carry a link token),
+ * One line per request: id, method, declared route (never the raw path or query string, which may carry a token),
  * status and duration. Bodies and headers are never logged.
  */
 export function accessLog(logger: Logger): RequestHandler {
@@ -14,7 +14,8 @@ export function accessLog(logger: Logger): RequestHandler {
         {
           req_id: req.id,
           method: req.method,
-          route: typeof res.locals.route === 'string' ? res.locals.route : req.path,
+          // An unmatched path may carry a share token (`/share/<token>/typo`), so it is never logged.
+          route: typeof res.locals.route === 'string' ? res.locals.route : '(unmatched)',
           status: res.statusCode,
           duration_ms: Math.round(durationMs * 10) / 10,
         },

@@ -1,4 +1,10 @@
-import { RunledgerError, type Actor, type Runledger, type WorkerActor } from '@runledger/core';
+import {
+  API_KEY_PREFIX,
+  RunledgerError,
+  type Actor,
+  type Runledger,
+  type WorkerActor,
+} from '@runledger/core';
 import type { Request } from 'express';
 import type { JwtSigner } from './jwt.js';
 
@@ -16,8 +22,6 @@ export function bearerOf(req: Request): string | null {
   if (!match?.[1]) throw new RunledgerError('unauthenticated', 'malformed Authorization header');
   return match[1];
 }
-
-const API_KEY_PREFIX = 'rlk_';
 
 /** The credential a request carries: `Authorization: Bearer …` wins over `X-API-Key`. */
 function credentialOf(req: Request): { kind: 'jwt' | 'api_key'; value: string } | null {

@@ -38,7 +38,8 @@ const PARSER_ERRORS: Record<string, { status: number; detail: string }> = {
 };
 
 export const notFoundRoute: RequestHandler = (req, res) => {
-  res.status(404).json({ detail: `no route for ${req.method} ${req.path}` });
+  // The path is not echoed: a mistyped share link would hand its token back into caches and logs.
+  res.status(404).json({ detail: `no route for ${req.method} here` });
 };
 
 /**

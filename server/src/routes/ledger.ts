@@ -3,11 +3,19 @@ import { LedgerList, LedgerVerifyResult, ReceiptsRecent, type Runledger } from '
 import { z } from 'zod';
 import { defineRoute, type Route } from '../http/route.js';
 import { streamTo } from '../http/streaming.js';
+import { Limit } from './paging.js';
 import { SeqParam } from './params.js';
 
-const Limit = z.coerce.number().int().min(1).max(200).optional();
-const LedgerQuery = z.object({ after_seq: SeqParam.optional(), limit: Limit }).strict();
-const RecentQuery = z.object({ before_seq: SeqParam.optional(), limit: Limit }).strict();
+/**
+ * Like every list, these page with `?after=<next>` (DESIGN.md section 10); `next` is an org_seq here,
+ * so `after_seq` (ledger) and `before_seq` (recent, newest first) name the same value and stay accepted.
+ */
+const LedgerQuery = z
+  .object({ after: SeqParam.optional(), after_seq: SeqParam.optional(), limit: Limit })
+  .strict();
+const RecentQuery = z
+  .object({ after: SeqParam.optional(), before_seq: SeqParam.optional(), limit: Limit })
+  .strict();
 
 /** Drops undefined keys (exactOptionalPropertyTypes-friendly). */
 const defined = <T extends object>(value: T) =>
@@ -21,13 +29,14 @@ export function ledgerRoutes({ runledger }: { runledger: Runledger }): Route[] {
       method: 'get',
       path: '/ledger',
       summary:
-        'The organization’s chain in org_seq order, paged by `?after_seq=` (the previous `next`)',
+        'The organization’s chain in org_seq order, paged by `?after=` (the previous `next`; `after_seq` is the same)',
       tag: 'ledger',
       auth: 'any',
       query: LedgerQuery,
       status: 200,
       response: LedgerList,
-      handler: async ({ actor, query }) => runledger.ledger.list(actor, defined(query)),
+      handler: async ({ actor, query: { after, after_seq, limit } }) =>
+        runledger.ledger.list(actor, defined({ after_seq: after_seq ?? after, limit })),
     }),
     defineRoute({
       method: 'get',
@@ -86,7 +95,8 @@ export function ledgerRoutes({ runledger }: { runledger: Runledger }): Route[] {
       query: RecentQuery,
       status: 200,
       response: ReceiptsRecent,
-      handler: async ({ actor, query }) => runledger.ledger.recent(actor, defined(query)),
+      handler: async ({ actor, query: { after, before_seq, limit } }) =>
+        runledger.ledger.recent(actor, defined({ before_seq: before_seq ?? after, limit })),
     }),
   ];
 }

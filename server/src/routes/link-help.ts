@@ -1,11 +1,4 @@
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
+import { escapeHtml } from '../html/escape.js';
 
 /** A static page: no script and no form, so helmet's CSP stays strict and nothing is sent by merely opening it. */
 export function linkHelpPage(help: {

@@ -1,9 +1,12 @@
+import { MAX_PAGE_LIMIT } from '@runledger/core';
 import { z } from 'zod';
+
+export const Limit = z.coerce.number().int().min(1).max(MAX_PAGE_LIMIT).optional();
 
 /** `?limit=&after=` on every list: limit 1..200 (default 50), after = the `next` of the previous page. */
 export const PageQuery = z
   .object({
-    limit: z.coerce.number().int().min(1).max(200).optional(),
+    limit: Limit,
     after: z.string().min(1).max(512).optional(),
   })
   .strict();

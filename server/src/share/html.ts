@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { RunReceiptPayload, ShareView } from '@runledger/core';
 import { qrSvg } from './qr.js';
 import { runPayloadOf, verificationText } from './view.js';
+import { escapeHtml } from '../html/escape.js';
 
 const STYLE = [
   'body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}',
@@ -22,15 +23,6 @@ export const SHARE_PAGE_CSP = [
   "form-action 'none'",
   "frame-ancestors 'none'",
 ].join('; ');
-
-export function escapeHtml(value: unknown): string {
-  return String(value)
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
-}
 
 const row = (cells: unknown[], tag = 'td') =>
   `<tr>${cells.map((c) => `<${tag}>${escapeHtml(c ?? '')}</${tag}>`).join('')}</tr>`;

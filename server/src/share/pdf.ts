@@ -91,6 +91,8 @@ export function sharePdf(view: ShareView): Promise<Buffer> {
     info: {
       Title: `runledger receipt ${receipt.receipt_id}`,
       Subject: receipt.receipt_sha256,
+      // Page text is compressed; the metadata carries the verification result readably too.
+      Keywords: receipt.verified ? 'verified' : 'NOT VERIFIED',
       Creator: 'runledger',
       ...(payload ? { CreationDate: new Date(payload.minted_at) } : {}),
     },

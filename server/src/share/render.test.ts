@@ -1,6 +1,7 @@
 import type { ShareView } from '@runledger/core';
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, shareHtml } from './html.js';
+import { escapeHtml } from '../html/escape.js';
+import { shareHtml } from './html.js';
 import { sharePdf } from './pdf.js';
 import { qrModules } from './qr.js';
 

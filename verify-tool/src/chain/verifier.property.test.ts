@@ -146,7 +146,7 @@ describe('chain verification properties', () => {
         const result = verifyChain(swapped);
         expect(result.ok).toBe(false);
         const named = new Set(result.errors.map((e) => e.receipt_id));
-        expect(named.has(entries[i]!.receipt_id) || named.has(entries[j]!.receipt_id)).toBe(true);
+        expect(named.has(entries[i]!.receipt_id) && named.has(entries[j]!.receipt_id)).toBe(true);
       }),
       RUNS,
     );
