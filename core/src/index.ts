@@ -15,6 +15,7 @@ export * from './identity/index.js';
 export * from './projects/index.js';
 export * from './ledger/index.js';
 export * from './share/index.js';
+export * from './tribunal/index.js';
 // The ledger format is the verify package's; core re-exports it so adapters and embedders need one import.
 export {
   GENESIS_PARENT,

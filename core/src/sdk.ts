@@ -7,6 +7,7 @@ import { projectUseCases } from './projects/projects.js';
 import { routerUseCases } from './router/use-cases.js';
 import { runUseCases } from './runs/use-cases.js';
 import { shareUseCases } from './share/use-cases.js';
+import { tribunalUseCases, type TribunalUseCases } from './tribunal/use-cases.js';
 import type { BlobStore } from './ports/blob-store.js';
 import type { Clock } from './ports/clock.js';
 import type { Mailer } from './ports/mailer.js';
@@ -110,6 +111,10 @@ export interface RunledgerConfig {
   leaseTtlSeconds: number;
   /** Attempts before an expired lease fails the job instead of requeueing it (JOB_MAX_ATTEMPTS). */
   jobMaxAttempts: number;
+  /** How long a tribunal runner's claim lives without a status report (TRIBUNAL_CLAIM_TTL_SECONDS). */
+  tribunalClaimTtlSeconds: number;
+  /** Claims that may expire before a grading task fails instead of being requeued (TRIBUNAL_MAX_ATTEMPTS). */
+  tribunalMaxAttempts: number;
 }
 
 export const defaultRunledgerConfig: RunledgerConfig = {
@@ -120,6 +125,8 @@ export const defaultRunledgerConfig: RunledgerConfig = {
   receiptPrefix: 'rcpt',
   leaseTtlSeconds: 600,
   jobMaxAttempts: 3,
+  tribunalClaimTtlSeconds: 300,
+  tribunalMaxAttempts: 3,
 };
 
 export interface RunledgerPorts {
@@ -335,6 +342,7 @@ export interface Runledger {
   runs: RunUseCases;
   ledger: LedgerUseCases;
   share: ShareUseCases;
+  tribunal: TribunalUseCases;
 }
 
 /** The SDK: every use case, each in one storage transaction, over the ports given. */
@@ -350,6 +358,7 @@ export function createRunledger(ports: RunledgerPorts, config: RunledgerConfig):
     runs: runUseCases(deps),
     ledger: ledgerUseCases(deps),
     share: shareUseCases(deps),
+    tribunal: tribunalUseCases(deps),
   };
 }
 

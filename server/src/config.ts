@@ -31,7 +31,17 @@ export interface ServerConfig {
   jobMaxAttempts: number;
   /** Unset: POST /workers/register answers 503. */
   workerRegistrationKey: string | null;
+  /** RUNNER_TOKEN; unset: the /internal/runner routes answer 503. */
+  runnerToken: string | null;
+  /** TRIBUNAL_RUNNER: `in-process` (default) grades in the server; `external` leaves it to runners. */
+  tribunalRunner: TribunalRunnerMode;
+  tribunalClaimTtlSeconds: number;
+  tribunalMaxAttempts: number;
+  /** How often the in-process runner looks for tasks besides being woken on enqueue. */
+  tribunalPollSeconds: number;
 }
+
+export type TribunalRunnerMode = 'in-process' | 'external';
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -50,6 +60,13 @@ function intFrom(env: Env, name: string, fallback: number, min = 0): number {
     throw new ConfigError(`${name} must be an integer of at least ${min}, got "${raw}"`);
   }
   return value;
+}
+
+function runnerModeFrom(env: Env): TribunalRunnerMode {
+  const raw = env.TRIBUNAL_RUNNER ?? '';
+  if (raw === '' || raw === 'in-process') return 'in-process';
+  if (raw === 'external') return 'external';
+  throw new ConfigError(`TRIBUNAL_RUNNER must be in-process or external, got "${raw}"`);
 }
 
 /** The dev secret is created once so tokens survive a restart; 0600 keeps other local users out. */
@@ -139,5 +156,10 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     leaseTtlSeconds: intFrom(env, 'LEASE_TTL_SECONDS', 600, 1),
     jobMaxAttempts: intFrom(env, 'JOB_MAX_ATTEMPTS', 3, 1),
     workerRegistrationKey: env.WORKER_REGISTRATION_KEY ? env.WORKER_REGISTRATION_KEY : null,
+    runnerToken: env.RUNNER_TOKEN ? env.RUNNER_TOKEN : null,
+    tribunalRunner: runnerModeFrom(env),
+    tribunalClaimTtlSeconds: intFrom(env, 'TRIBUNAL_CLAIM_TTL_SECONDS', 300, 1),
+    tribunalMaxAttempts: intFrom(env, 'TRIBUNAL_MAX_ATTEMPTS', 3, 1),
+    tribunalPollSeconds: intFrom(env, 'TRIBUNAL_POLL_SECONDS', 30, 1),
   };
 }

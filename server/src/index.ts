@@ -1,3 +1,9 @@
 export { loadConfig, ConfigError, type ServerConfig } from './config.js';
 export { startServer, type RunningServer, type StartOptions } from './start.js';
 export { JWT_AUDIENCE, JWT_ISSUER } from './http/jwt.js';
+export {
+  runExternalRunner,
+  RunnerHttpError,
+  type ExternalRunnerOptions,
+  type ExternalRunnerReport,
+} from './tribunal/external-runner.js';

@@ -19,6 +19,7 @@ import { FixedWindowLimiter } from './http/rate-limit.js';
 import { createLogger } from './logger.js';
 import { ROUTER_API, routerRoutes, startSweeper } from './router/index.js';
 import { allRoutes } from './routes/index.js';
+import { startInProcessRunner } from './tribunal/index.js';
 
 export interface StartOptions {
   /** Tests pass a clock they can move (link expiry, JWT expiry, rate-limit windows, lease expiry). */
@@ -75,6 +76,8 @@ export async function startServer(
         receiptPrefix: config.receiptPrefix,
         leaseTtlSeconds: config.leaseTtlSeconds,
         jobMaxAttempts: config.jobMaxAttempts,
+        tribunalClaimTtlSeconds: config.tribunalClaimTtlSeconds,
+        tribunalMaxAttempts: config.tribunalMaxAttempts,
       },
     );
     // Receipts a crash left between commit and append are written before anyone can ask for them.
@@ -88,8 +91,18 @@ export async function startServer(
       perIp: new FixedWindowLimiter(clock, config.authRequestLimit.perIp, windowMs),
     };
     const deps = { runledger, signer };
+    const tribunalRunner =
+      config.tribunalRunner === 'in-process'
+        ? startInProcessRunner(runledger.tribunal, config.tribunalPollSeconds, logger)
+        : null;
+    // Stopped after the listeners close (cleanup runs in reverse), so no request wakes it meanwhile.
+    if (tribunalRunner) opened.push(() => tribunalRunner.stop());
+    const tribunal = {
+      runnerToken: config.runnerToken,
+      onEnqueue: () => tribunalRunner?.wake(),
+    };
     const mainApp = createApp({
-      routes: allRoutes({ runledger, signer, limits, blobs }),
+      routes: allRoutes({ runledger, signer, limits, blobs, tribunal }),
       deps,
       logger,
       publicBaseUrl: config.publicBaseUrl,

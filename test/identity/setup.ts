@@ -64,6 +64,8 @@ export async function openWorld(
     receiptPrefix: 'rcpt',
     leaseTtlSeconds: 600,
     jobMaxAttempts: 3,
+    tribunalClaimTtlSeconds: 300,
+    tribunalMaxAttempts: 3,
   };
   // Outside `dir`, whose files the secrets-at-rest test reads one by one.
   const receiptsDir = await mkdtemp(join(tmpdir(), 'runledger-identity-receipts-'));

@@ -1,5 +1,6 @@
 import type { Connection } from './connection.js';
 import { ROUTER_SCHEMA_SQL } from './router-schema.js';
+import { TRIBUNAL_SCHEMA_SQL } from './tribunal-schema.js';
 
 interface Migration {
   version: number;
@@ -168,6 +169,7 @@ export const migrations: readonly Migration[] = [
     `,
   },
   { version: 3, name: 'router', sql: ROUTER_SCHEMA_SQL },
+  { version: 4, name: 'tribunal', sql: TRIBUNAL_SCHEMA_SQL },
 ];
 
 /** Applies the migrations not yet recorded in schema_migrations, each in its own transaction. */

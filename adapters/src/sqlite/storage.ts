@@ -9,6 +9,7 @@ import { flightSheetsRepository } from './flight-sheets.js';
 import { receiptsRepository } from './receipts.js';
 import { runsRepository } from './runs.js';
 import { submissionsRepository } from './submissions.js';
+import { tribunalTasksRepository, tribunalVerdictsRepository } from './tribunal.js';
 import { Connection, type Sql } from './connection.js';
 import { linksRepository } from './links.js';
 import { membershipsRepository } from './memberships.js';
@@ -41,6 +42,8 @@ function repositories(sql: Sql): Repositories {
     evidence: evidenceRepository(sql),
     checks: checksRepository(sql),
     receipts: receiptsRepository(sql),
+    tribunalVerdicts: tribunalVerdictsRepository(sql),
+    tribunalTasks: tribunalTasksRepository(sql),
   };
 }
 

@@ -16,8 +16,10 @@ import type {
   RunsRepository,
   SubmissionsRepository,
 } from './run-storage.js';
+import type { TribunalTasksRepository, TribunalVerdictsRepository } from './tribunal-storage.js';
 
 export type * from './run-storage.js';
+export type * from './tribunal-storage.js';
 
 /**
  * Storage as repositories plus one `transaction(fn)` (DESIGN.md section 1).
@@ -50,6 +52,8 @@ export interface Repositories {
   evidence: EvidenceRepository;
   checks: ChecksRepository;
   receipts: ReceiptsRepository;
+  tribunalVerdicts: TribunalVerdictsRepository;
+  tribunalTasks: TribunalTasksRepository;
 }
 
 /** Keyset paging: rows ordered by (created_at, id); `after` is the last row of the previous page. */

@@ -11,3 +11,4 @@ export * from './evidence.js';
 export * from './identity.js';
 export * from './router.js';
 export * from './run.js';
+export * from './tribunal.js';

@@ -7,6 +7,7 @@ import {
 
 type Definition = OpenAPIRegistry['definitions'][number];
 import { z } from 'zod';
+import { TRIBUNAL_NAMED } from '../tribunal/components.js';
 
 /** The body of every non-2xx response. */
 export const ErrorBody = z.object({ detail: z.string() });
@@ -79,6 +80,7 @@ const NAMED: Record<string, z.ZodType> = {
   LedgerList: core.LedgerList,
   LedgerVerifyError: core.LedgerVerifyError,
   LedgerVerifyResult: core.LedgerVerifyResult,
+  ...TRIBUNAL_NAMED,
 };
 
 /** Every enumeration core exports becomes a named component, so clients and contract tests see SPEC's names. */

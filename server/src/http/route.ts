@@ -8,7 +8,7 @@ import type { JwtSigner } from './jwt.js';
 import { validationError } from './validation.js';
 
 type Method = 'get' | 'post' | 'patch' | 'delete';
-type SuccessStatus = 200 | 201 | 204;
+type SuccessStatus = 200 | 201 | 202 | 204;
 /** Statuses a route may answer besides the ones its declaration implies (400, 401, 403, 413, 415, 500). */
 type ExtraErrorStatus = 401 | 403 | 404 | 409 | 413 | 415 | 429 | 503;
 

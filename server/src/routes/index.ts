@@ -13,10 +13,13 @@ import { projectRoutes } from './projects.js';
 import { runRoutes } from './runs.js';
 import { shareRoutes } from './share.js';
 import { submissionRoutes } from './submission.js';
+import { runnerRoutes, tribunalRoutes } from '../tribunal/index.js';
 
 export interface RouteDeps extends AuthRouteDeps {
   /** Uploads spool into it and downloads stream from it. */
   blobs: FileBlobStore;
+  /** RUNNER_TOKEN (null: the runner routes answer 503) and what to wake after a grading task is queued. */
+  tribunal: { runnerToken: string | null; onEnqueue: () => void };
 }
 
 /** Every route of the main API, in the order they appear in /openapi.json. */
@@ -35,5 +38,7 @@ export function allRoutes(deps: RouteDeps): Route[] {
     ...decisionRoutes(deps),
     ...ledgerRoutes(deps),
     ...shareRoutes(deps),
+    ...tribunalRoutes({ runledger: deps.runledger, onEnqueue: deps.tribunal.onEnqueue }),
+    ...runnerRoutes({ runledger: deps.runledger, runnerToken: deps.tribunal.runnerToken }),
   ];
 }

@@ -1,0 +1,172 @@
+import { canonicalJson, sha256Hex } from '@runledger/verify';
+import { RunledgerError, conflict, notFound } from '../errors.js';
+import { findFlightSheet } from '../flight-sheets/use-cases.js';
+import { flightSheetContent, flightSheetSha256 } from '../flight-sheets/sha256.js';
+import { validateFlightSheetInput } from '../flight-sheets/validate.js';
+import { actorId, nowIso, requireOwner } from '../identity/guards.js';
+import { newId } from '../identity/ids.js';
+import type { Repositories } from '../ports/storage.js';
+import type { TribunalTaskRecord, TribunalVerdictRecord } from '../ports/tribunal-storage.js';
+import type { FlightSheetInput } from '../schemas/flight-sheet.js';
+import type {
+  RunnerClaimBody,
+  RunnerCompleteBody,
+  RunnerFailBody,
+  RunnerStatusBody,
+  RunnerTask,
+  RunnerTaskState,
+  TribunalGradeBody,
+  TribunalQueued,
+  TribunalRegradeBody,
+  TribunalVerdict,
+} from '../schemas/tribunal.js';
+import type { Actor, Deps } from '../sdk.js';
+import { newTaskClaimState } from './claims.js';
+import { runnerUseCases } from './runner.js';
+import { toTribunalVerdict } from './views.js';
+
+/**
+ * Tribunal grading (DESIGN.md section 9). An org submits a sheet and a submission; a task goes into
+ * the queue in the same transaction; a runner (in-process or external) claims it, grades it with the
+ * core audit and completes it; the org polls the verdict. Errors: invalid_input 400, forbidden 403
+ * (regrade by a non-owner), not_found 404 (also another org's ids), conflict 409 (a stale claim, or a
+ * regrade of a verdict still queued or grading).
+ */
+export interface TribunalUseCases {
+  /** Pins the sheet (id, slug = newest version, or an inline sheet) and enqueues a grading task. */
+  grade(actor: Actor, input: TribunalGradeBody): Promise<TribunalQueued>;
+  get(actor: Actor, verdictId: string): Promise<TribunalVerdict>;
+  /** Owner only. Moves the complete or failed result into the history and enqueues a new task. */
+  regrade(actor: Actor, input: TribunalRegradeBody): Promise<TribunalQueued>;
+  /** Requeues expired claims (attempts capped, then failed), then claims the oldest queued task, or null. */
+  claim(input: RunnerClaimBody): Promise<RunnerTask | null>;
+  /** Extends the claim by the claim TTL. */
+  reportStatus(taskId: string, input: RunnerStatusBody): Promise<RunnerTaskState>;
+  /** Checks the runner's checks against the sheet's rules and computes the verdict itself. */
+  complete(taskId: string, input: RunnerCompleteBody): Promise<RunnerTaskState>;
+  fail(taskId: string, input: RunnerFailBody): Promise<RunnerTaskState>;
+}
+
+interface PinnedSheet {
+  id: string | null;
+  content: FlightSheetInput;
+}
+
+async function pinSheet(
+  tx: Repositories,
+  orgId: string,
+  sheet: TribunalGradeBody['flight_sheet'],
+): Promise<PinnedSheet> {
+  if (typeof sheet !== 'string') return { id: null, content: validateFlightSheetInput(sheet) };
+  const found = await findFlightSheet(tx, orgId, sheet);
+  if (!found) throw notFound('flight sheet');
+  return { id: found.id, content: flightSheetContent(found) };
+}
+
+function newTask(verdictId: string, at: string, random: Deps['random']): TribunalTaskRecord {
+  const claim = newTaskClaimState();
+  return {
+    task_id: newId('tsk', random),
+    verdict_id: verdictId,
+    ...claim,
+    claim_expires_at: null,
+    message: null,
+    created_at: at,
+    updated_at: at,
+  };
+}
+
+export function tribunalUseCases(deps: Deps): TribunalUseCases {
+  const { storage, clock, random } = deps;
+
+  return {
+    async grade(actor, input) {
+      let submissionText: string;
+      try {
+        submissionText = canonicalJson(input.submission);
+      } catch (error) {
+        throw new RunledgerError('invalid_input', 'the submission is not plain JSON', {
+          cause: error,
+        });
+      }
+      const evidence = (input.evidence ?? []).map(({ kind, label, content }) => ({
+        kind,
+        label,
+        content,
+      }));
+      const at = nowIso(clock);
+      const verdictId = newId('vrd', random);
+      await storage.transaction(async (tx) => {
+        const sheet = await pinSheet(tx, actor.orgId, input.flight_sheet);
+        const record: TribunalVerdictRecord = {
+          verdict_id: verdictId,
+          org_id: actor.orgId,
+          status: 'queued',
+          flight_sheet_id: sheet.id,
+          flight_sheet_slug: sheet.content.slug,
+          flight_sheet_version: sheet.content.version,
+          flight_sheet_sha256: flightSheetSha256(sheet.content),
+          flight_sheet_text: canonicalJson(flightSheetContent(sheet.content)),
+          submission_text: submissionText,
+          submission_sha256: sha256Hex(submissionText),
+          evidence_text: JSON.stringify(evidence),
+          checks: null,
+          verdict: null,
+          error: null,
+          graded_at: null,
+          history: [],
+          created_by: actorId(actor),
+          created_at: at,
+          updated_at: at,
+        };
+        await tx.tribunalVerdicts.insert(record);
+        await tx.tribunalTasks.insert(newTask(verdictId, at, random));
+      });
+      return { verdict_id: verdictId, status: 'queued' };
+    },
+
+    async get(actor, verdictId) {
+      const record = await storage.transaction((tx) =>
+        tx.tribunalVerdicts.get(actor.orgId, verdictId),
+      );
+      if (!record) throw notFound('verdict');
+      return toTribunalVerdict(record);
+    },
+
+    async regrade(actor, input) {
+      const owner = requireOwner(actor);
+      const at = nowIso(clock);
+      return storage.transaction(async (tx) => {
+        const record = await tx.tribunalVerdicts.get(owner.orgId, input.verdict_id);
+        if (!record) throw notFound('verdict');
+        if (record.status !== 'complete' && record.status !== 'failed') {
+          throw conflict(
+            `the verdict is ${record.status}; only a complete or failed one is regraded`,
+          );
+        }
+        const previous = {
+          checks: record.checks,
+          verdict: record.verdict,
+          error: record.error,
+          // A finished verdict always has graded_at; updated_at is the same instant.
+          graded_at: record.graded_at ?? record.updated_at,
+          reason: input.reason,
+        };
+        const changed = await tx.tribunalVerdicts.update(record.verdict_id, record.status, {
+          status: 'queued',
+          checks: null,
+          verdict: null,
+          error: null,
+          graded_at: null,
+          history: [...record.history, previous],
+          updated_at: at,
+        });
+        if (!changed) throw conflict('the verdict changed meanwhile; try again');
+        await tx.tribunalTasks.insert(newTask(record.verdict_id, at, random));
+        return { verdict_id: record.verdict_id, status: 'queued' as const };
+      });
+    },
+
+    ...runnerUseCases(deps),
+  };
+}
