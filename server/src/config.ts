@@ -30,6 +30,10 @@ export interface ServerConfig {
   jobMaxAttempts: number;
   /** Unset: POST /workers/register answers 503. */
   workerRegistrationKey: string | null;
+  /** X-Internal-Key of POST /internal/datasets/{id}/stage; unset: 503. */
+  internalApiKey: string | null;
+  /** HMAC key of POST /webhooks/payments signatures; unset: 503. */
+  paymentWebhookSecret: string | null;
 }
 
 export class ConfigError extends Error {
@@ -131,5 +135,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     leaseTtlSeconds: intFrom(env, 'LEASE_TTL_SECONDS', 600, 1),
     jobMaxAttempts: intFrom(env, 'JOB_MAX_ATTEMPTS', 3, 1),
     workerRegistrationKey: env.WORKER_REGISTRATION_KEY ? env.WORKER_REGISTRATION_KEY : null,
+    internalApiKey: env.INTERNAL_API_KEY ? env.INTERNAL_API_KEY : null,
+    paymentWebhookSecret: env.PAYMENT_WEBHOOK_SECRET ? env.PAYMENT_WEBHOOK_SECRET : null,
   };
 }

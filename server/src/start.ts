@@ -89,7 +89,15 @@ export async function startServer(
     };
     const deps = { runledger, signer };
     const mainApp = createApp({
-      routes: allRoutes({ runledger, signer, limits, blobs }),
+      routes: allRoutes({
+        runledger,
+        signer,
+        limits,
+        blobs,
+        clock,
+        internalApiKey: config.internalApiKey,
+        paymentWebhookSecret: config.paymentWebhookSecret,
+      }),
       deps,
       logger,
       publicBaseUrl: config.publicBaseUrl,

@@ -5,6 +5,7 @@ import { datasetsRepository } from './datasets.js';
 import { jobsRepository } from './jobs.js';
 import { checksRepository } from './checks.js';
 import { evidenceRepository } from './evidence.js';
+import { incidentsRepository } from './incidents.js';
 import { flightSheetsRepository } from './flight-sheets.js';
 import { receiptsRepository } from './receipts.js';
 import { runsRepository } from './runs.js';
@@ -14,6 +15,7 @@ import { linksRepository } from './links.js';
 import { membershipsRepository } from './memberships.js';
 import { migrate } from './migrations.js';
 import { orgsRepository } from './orgs.js';
+import { paymentEventsRepository } from './payment-events.js';
 import { projectsRepository } from './projects.js';
 import { routerMembersRepository } from './router-members.js';
 import { routerOutboxRepository } from './router-outbox.js';
@@ -35,12 +37,14 @@ function repositories(sql: Sql): Repositories {
     jobs: jobsRepository(sql),
     workers: workersRepository(sql),
     routerOutbox: routerOutboxRepository(sql),
+    paymentEvents: paymentEventsRepository(sql),
     flightSheets: flightSheetsRepository(sql),
     runs: runsRepository(sql),
     submissions: submissionsRepository(sql),
     evidence: evidenceRepository(sql),
     checks: checksRepository(sql),
     receipts: receiptsRepository(sql),
+    incidents: incidentsRepository(sql),
   };
 }
 

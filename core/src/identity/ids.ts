@@ -19,7 +19,8 @@ export function base32(bytes: Uint8Array): string {
   return out;
 }
 
-export type IdPrefix = 'usr' | 'org' | 'prj' | 'inv' | 'lnk' | 'key' | 'fs' | 'run' | 'evd' | 'chk';
+export type IdPrefix =
+  'usr' | 'org' | 'prj' | 'inv' | 'lnk' | 'key' | 'fs' | 'run' | 'evd' | 'chk' | 'inc';
 
 /** A prefixed id of 128 random bits, e.g. `prj_` followed by 26 base32 characters. */
 export function newId(prefix: IdPrefix, random: Random): string {

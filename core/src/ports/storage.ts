@@ -3,11 +3,13 @@ import type {
   ComputeNodesRepository,
   DatasetsRepository,
   JobsRepository,
+  PaymentEventsRepository,
   QuotesRepository,
   RouterMembersRepository,
   RouterOutboxRepository,
   WorkersRepository,
 } from './router-storage.js';
+import type { IncidentsRepository } from './incident-storage.js';
 import type {
   ChecksRepository,
   EvidenceRepository,
@@ -18,6 +20,7 @@ import type {
 } from './run-storage.js';
 
 export type * from './run-storage.js';
+export type * from './incident-storage.js';
 
 /**
  * Storage as repositories plus one `transaction(fn)` (DESIGN.md section 1).
@@ -44,12 +47,14 @@ export interface Repositories {
   jobs: JobsRepository;
   workers: WorkersRepository;
   routerOutbox: RouterOutboxRepository;
+  paymentEvents: PaymentEventsRepository;
   flightSheets: FlightSheetsRepository;
   runs: RunsRepository;
   submissions: SubmissionsRepository;
   evidence: EvidenceRepository;
   checks: ChecksRepository;
   receipts: ReceiptsRepository;
+  incidents: IncidentsRepository;
 }
 
 /** Keyset paging: rows ordered by (created_at, id); `after` is the last row of the previous page. */

@@ -79,6 +79,13 @@ const NAMED: Record<string, z.ZodType> = {
   LedgerList: core.LedgerList,
   LedgerVerifyError: core.LedgerVerifyError,
   LedgerVerifyResult: core.LedgerVerifyResult,
+  Incident: core.Incident,
+  IncidentIn: core.IncidentIn,
+  IncidentList: core.IncidentList,
+  Dataset: core.Dataset,
+  DatasetStageBody: core.DatasetStageBody,
+  PaymentEvent: core.PaymentEvent,
+  PaymentReceived: core.PaymentReceived,
 };
 
 /** Every enumeration core exports becomes a named component, so clients and contract tests see SPEC's names. */

@@ -6,6 +6,8 @@ import { decisionRoutes } from './decisions.js';
 import { evidenceRoutes } from './evidence.js';
 import { flightSheetRoutes } from './flight-sheets.js';
 import { gradingRoutes } from './grading.js';
+import { incidentRoutes } from './incidents.js';
+import { internalRoutes, type InternalRouteDeps } from './internal.js';
 import { ledgerRoutes } from './ledger.js';
 import { metaRoutes } from './meta.js';
 import { orgRoutes } from './org.js';
@@ -14,7 +16,7 @@ import { runRoutes } from './runs.js';
 import { shareRoutes } from './share.js';
 import { submissionRoutes } from './submission.js';
 
-export interface RouteDeps extends AuthRouteDeps {
+export interface RouteDeps extends AuthRouteDeps, Omit<InternalRouteDeps, 'runledger'> {
   /** Uploads spool into it and downloads stream from it. */
   blobs: FileBlobStore;
 }
@@ -33,7 +35,9 @@ export function allRoutes(deps: RouteDeps): Route[] {
     ...submissionRoutes(deps),
     ...gradingRoutes(deps),
     ...decisionRoutes(deps),
+    ...incidentRoutes(deps),
     ...ledgerRoutes(deps),
     ...shareRoutes(deps),
+    ...internalRoutes(deps),
   ];
 }
