@@ -6,6 +6,7 @@ export * from './audit/index.js';
 export * from './verdict/index.js';
 export * from './flight-sheets/index.js';
 export * from './runs/index.js';
+export * from './incidents/index.js';
 export * from './receipts/index.js';
 export * from './router/index.js';
 export * from './leases/index.js';

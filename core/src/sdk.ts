@@ -2,6 +2,7 @@ import { authUseCases } from './identity/auth.js';
 import { apiKeyUseCases } from './identity/api-keys.js';
 import { orgUseCases } from './identity/orgs.js';
 import { flightSheetUseCases } from './flight-sheets/use-cases.js';
+import { incidentUseCases } from './incidents/use-cases.js';
 import { ledgerUseCases } from './ledger/use-cases.js';
 import { projectUseCases } from './projects/projects.js';
 import { routerUseCases } from './router/use-cases.js';
@@ -20,6 +21,7 @@ import type { Check, CheckGradeIn, ChecksList, FlagsList } from './schemas/check
 import type { Role } from './schemas/enums.js';
 import type { Evidence, EvidenceIn } from './schemas/evidence.js';
 import type { FlightSheet } from './schemas/flight-sheet.js';
+import type { Incident, IncidentIn } from './schemas/incident.js';
 import type { LedgerList, LedgerVerifyResult } from './schemas/ledger.js';
 import type { PublicReceipt, Receipt } from './schemas/receipt.js';
 import type {
@@ -53,12 +55,15 @@ import type {
   DatasetAccess,
   DatasetAccessBody,
   DatasetCreateBody,
+  DatasetStageBody,
   JobCreateBody,
   JobLease,
   JobManualCompleteBody,
   MemberActivated,
   MemberCreateBody,
   NodeRegisterBody,
+  PaymentEvent,
+  PaymentReceived,
   QuoteBody,
   RouterJob,
   RouterMember,
@@ -196,12 +201,20 @@ export interface RouterUseCases {
   /** Starts a one-year term (from the current expiry when still active); writes `membership` 100.00 USD. */
   activateMember(memberId: string): Promise<MemberActivated>;
   memberStatus(memberId: string): Promise<RouterMemberStatus>;
+  /**
+   * A payment event whose signature the caller (server) has verified. Idempotent per event id: a
+   * repeat answers `duplicate: true` and changes nothing. `membership.paid` at 100.00 USD for a known
+   * member activates it through the same path as activateMember; anything else is recorded only.
+   */
+  receivePaymentEvent(event: PaymentEvent): Promise<PaymentReceived>;
 
   createDataset(input: DatasetCreateBody): Promise<Dataset>;
   listDatasets(page: Page): Promise<Paged<Dataset>>;
   getDataset(datasetId: string): Promise<Dataset>;
-  /** Active members only (403); a staging dataset is 409; a repeated grant returns the first one. */
+  /** Active members only (403); a dataset not yet ready is 409; a repeated grant returns the first one. */
   grantDatasetAccess(datasetId: string, input: DatasetAccessBody): Promise<DatasetAccess>;
+  /** The caller (server) checks X-Internal-Key first. pending → staging → ready | failed, pending → ready; else 409. */
+  stageDataset(datasetId: string, input: DatasetStageBody): Promise<Dataset>;
 
   inventory(): Promise<ComputeInventory>;
   registerNode(input: NodeRegisterBody): Promise<ComputeNode>;
@@ -306,6 +319,16 @@ export interface RunUseCases {
   mintReceipt(actor: Actor, runId: string): Promise<{ receipt: Receipt; created: boolean }>;
 }
 
+/** Incidents filed against runs (DESIGN.md section 9); members and API keys may file them. */
+export interface IncidentUseCases {
+  /**
+   * Any kind on a run of the actor's org (404 otherwise). recurring_flag needs a rule key flagged in
+   * at least two runs of the same project created before this one (409 otherwise); the key is stored.
+   */
+  file(actor: Actor, runId: string, input: IncidentIn): Promise<Incident>;
+  list(actor: Actor, runId: string): Promise<Incident[]>;
+}
+
 export interface LedgerUseCases {
   /** In org_seq order; `next` is the last org_seq as a string, to pass back as `after_seq`. */
   list(actor: Actor, query: { after_seq?: number; limit?: number }): Promise<LedgerList>;
@@ -340,6 +363,7 @@ export interface Runledger {
   router: RouterUseCases;
   flightSheets: FlightSheetUseCases;
   runs: RunUseCases;
+  incidents: IncidentUseCases;
   ledger: LedgerUseCases;
   share: ShareUseCases;
   tribunal: TribunalUseCases;
@@ -356,6 +380,7 @@ export function createRunledger(ports: RunledgerPorts, config: RunledgerConfig):
     router: routerUseCases(deps),
     flightSheets: flightSheetUseCases(deps),
     runs: runUseCases(deps),
+    incidents: incidentUseCases(deps),
     ledger: ledgerUseCases(deps),
     share: shareUseCases(deps),
     tribunal: tribunalUseCases(deps),

@@ -32,6 +32,10 @@ export function createApp({
   app.use(helmet());
   app.use(requestId);
   app.use(accessLog(logger));
+  // Routes that sign their body (the payment webhook) read it as bytes first; the JSON parser then skips it.
+  const rawParsers = express.Router({ caseSensitive: true, strict: false });
+  for (const route of routes) route.mountRawParser?.(rawParsers, jsonBodyLimit);
+  app.use(rawParsers);
   app.use(express.json({ limit: jsonBodyLimit, strict: true, type: 'application/json' }));
 
   const router = express.Router({ caseSensitive: true, strict: false });

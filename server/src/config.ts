@@ -39,6 +39,10 @@ export interface ServerConfig {
   tribunalMaxAttempts: number;
   /** How often the in-process runner looks for tasks besides being woken on enqueue. */
   tribunalPollSeconds: number;
+  /** X-Internal-Key of POST /internal/datasets/{id}/stage; unset: 503. */
+  internalApiKey: string | null;
+  /** HMAC key of POST /webhooks/payments signatures; unset: 503. */
+  paymentWebhookSecret: string | null;
 }
 
 export type TribunalRunnerMode = 'in-process' | 'external';
@@ -161,5 +165,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     tribunalClaimTtlSeconds: intFrom(env, 'TRIBUNAL_CLAIM_TTL_SECONDS', 300, 1),
     tribunalMaxAttempts: intFrom(env, 'TRIBUNAL_MAX_ATTEMPTS', 3, 1),
     tribunalPollSeconds: intFrom(env, 'TRIBUNAL_POLL_SECONDS', 30, 1),
+    internalApiKey: env.INTERNAL_API_KEY ? env.INTERNAL_API_KEY : null,
+    paymentWebhookSecret: env.PAYMENT_WEBHOOK_SECRET ? env.PAYMENT_WEBHOOK_SECRET : null,
   };
 }

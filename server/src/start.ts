@@ -102,7 +102,16 @@ export async function startServer(
       onEnqueue: () => tribunalRunner?.wake(),
     };
     const mainApp = createApp({
-      routes: allRoutes({ runledger, signer, limits, blobs, tribunal }),
+      routes: allRoutes({
+        runledger,
+        signer,
+        limits,
+        blobs,
+        tribunal,
+        clock,
+        internalApiKey: config.internalApiKey,
+        paymentWebhookSecret: config.paymentWebhookSecret,
+      }),
       deps,
       logger,
       publicBaseUrl: config.publicBaseUrl,

@@ -10,6 +10,7 @@ const BODIES: Record<string, unknown> = {
   'POST /runs/{run_id}/submission': SUPPORT_REPLY,
   'PATCH /runs/{run_id}/checks/{check_id}': { status: 'pass' },
   'POST /runs/{run_id}/approve': { decision: 'approved' },
+  'POST /runs/{run_id}/incidents': { kind: 'rogue', note: 'x' },
 };
 
 describe('another organization’s run id', () => {

@@ -133,12 +133,12 @@ describe('router money and membership over HTTP', () => {
     expect(quote.status).toBe(403);
   });
 
-  it('answers 409 for access to a staging dataset and 404 for unknown ids', async () => {
+  it('answers 409 for access to a pending (staging) dataset and 404 for unknown ids', async () => {
     const memberId = await newMember(world.api);
     const staging = await world.api<{ dataset_id: string; status: string }>('POST', '/datasets', {
       body: { name: 'raw', staging: true },
     });
-    expect(staging.body.status).toBe('staging');
+    expect(staging.body.status).toBe('pending');
     const access = await world.api('POST', `/datasets/${staging.body.dataset_id}/access`, {
       body: { member_id: memberId },
     });

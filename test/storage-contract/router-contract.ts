@@ -204,7 +204,9 @@ export function describeRouterStorageContract(name: string, open: () => Promise<
           name: 'd',
           description: null,
           status: 'ready',
+          error: null,
           created_at: T0,
+          updated_at: T0,
         });
         const grant = {
           dataset_id: 'dst_1',

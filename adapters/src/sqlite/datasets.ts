@@ -6,8 +6,9 @@ export function datasetsRepository(sql: Sql): DatasetsRepository {
   return {
     async insert(d) {
       await sql.run(
-        'INSERT INTO datasets (dataset_id, name, description, status, created_at) VALUES (?, ?, ?, ?, ?)',
-        [d.dataset_id, d.name, d.description, d.status, d.created_at],
+        `INSERT INTO datasets (dataset_id, name, description, status, error, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        [d.dataset_id, d.name, d.description, d.status, d.error, d.created_at, d.updated_at],
       );
     },
     async byId(datasetId) {
@@ -34,6 +35,13 @@ export function datasetsRepository(sql: Sql): DatasetsRepository {
         `INSERT INTO dataset_access (dataset_id, member_id, receipt_id, granted_at)
          VALUES (?, ?, ?, ?) ON CONFLICT (dataset_id, member_id) DO NOTHING`,
         [g.dataset_id, g.member_id, g.receipt_id, g.granted_at],
+      );
+      return result.changes === 1;
+    },
+    async setStatus(datasetId, from, change) {
+      const result = await sql.run(
+        'UPDATE datasets SET status = ?, error = ?, updated_at = ? WHERE dataset_id = ? AND status = ?',
+        [change.status, change.error, change.updated_at, datasetId, from],
       );
       return result.changes === 1;
     },

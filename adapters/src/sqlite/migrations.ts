@@ -1,4 +1,5 @@
 import type { Connection } from './connection.js';
+import { INTAKE_SCHEMA_SQL } from './intake-schema.js';
 import { ROUTER_SCHEMA_SQL } from './router-schema.js';
 import { TRIBUNAL_SCHEMA_SQL } from './tribunal-schema.js';
 
@@ -170,6 +171,7 @@ export const migrations: readonly Migration[] = [
   },
   { version: 3, name: 'router', sql: ROUTER_SCHEMA_SQL },
   { version: 4, name: 'tribunal', sql: TRIBUNAL_SCHEMA_SQL },
+  { version: 5, name: 'incidents, payment events, dataset staging', sql: INTAKE_SCHEMA_SQL },
 ];
 
 /** Applies the migrations not yet recorded in schema_migrations, each in its own transaction. */

@@ -5,6 +5,7 @@ import { datasetsRepository } from './datasets.js';
 import { jobsRepository } from './jobs.js';
 import { checksRepository } from './checks.js';
 import { evidenceRepository } from './evidence.js';
+import { incidentsRepository } from './incidents.js';
 import { flightSheetsRepository } from './flight-sheets.js';
 import { receiptsRepository } from './receipts.js';
 import { runsRepository } from './runs.js';
@@ -15,6 +16,7 @@ import { linksRepository } from './links.js';
 import { membershipsRepository } from './memberships.js';
 import { migrate } from './migrations.js';
 import { orgsRepository } from './orgs.js';
+import { paymentEventsRepository } from './payment-events.js';
 import { projectsRepository } from './projects.js';
 import { routerMembersRepository } from './router-members.js';
 import { routerOutboxRepository } from './router-outbox.js';
@@ -36,6 +38,7 @@ function repositories(sql: Sql): Repositories {
     jobs: jobsRepository(sql),
     workers: workersRepository(sql),
     routerOutbox: routerOutboxRepository(sql),
+    paymentEvents: paymentEventsRepository(sql),
     flightSheets: flightSheetsRepository(sql),
     runs: runsRepository(sql),
     submissions: submissionsRepository(sql),
@@ -44,6 +47,7 @@ function repositories(sql: Sql): Repositories {
     receipts: receiptsRepository(sql),
     tribunalVerdicts: tribunalVerdictsRepository(sql),
     tribunalTasks: tribunalTasksRepository(sql),
+    incidents: incidentsRepository(sql),
   };
 }
 

@@ -20,7 +20,19 @@ export function base32(bytes: Uint8Array): string {
 }
 
 export type IdPrefix =
-  'usr' | 'org' | 'prj' | 'inv' | 'lnk' | 'key' | 'fs' | 'run' | 'evd' | 'chk' | 'vrd' | 'tsk';
+  | 'usr'
+  | 'org'
+  | 'prj'
+  | 'inv'
+  | 'lnk'
+  | 'key'
+  | 'fs'
+  | 'run'
+  | 'evd'
+  | 'chk'
+  | 'vrd'
+  | 'tsk'
+  | 'inc';
 
 /** A prefixed id of 128 random bits, e.g. `prj_` followed by 26 base32 characters. */
 export function newId(prefix: IdPrefix, random: Random): string {

@@ -1,6 +1,6 @@
 import type { LeaseFence } from '../leases/fence.js';
 import type { NodeClass } from '../router/pricing.js';
-import type { DatasetStatus } from '../schemas/router.js';
+import type { DatasetStatus, PaymentOutcome } from '../schemas/router.js';
 import type { JobStatus, JobType } from '../schemas/enums.js';
 import type { RouterReceiptInput } from './receipt-sink.js';
 import type { PageQuery } from './storage.js';
@@ -34,7 +34,10 @@ export interface DatasetRecord {
   name: string;
   description: string | null;
   status: DatasetStatus;
+  /** Why staging failed; null otherwise. */
+  error: string | null;
   created_at: string;
+  updated_at: string;
 }
 
 export interface DatasetAccessRecord {
@@ -53,6 +56,12 @@ export interface DatasetsRepository {
   /** Inserts the grant unless (dataset_id, member_id) already has one; false when it had. */
   grantAccess(grant: DatasetAccessRecord): Promise<boolean>;
   accessOf(datasetId: string, memberId: string): Promise<DatasetAccessRecord | null>;
+  /** Moves the dataset only if it is still `from` (a guarded UPDATE); false otherwise. */
+  setStatus(
+    datasetId: string,
+    from: DatasetStatus,
+    change: Pick<DatasetRecord, 'status' | 'error' | 'updated_at'>,
+  ): Promise<boolean>;
 }
 
 export interface ComputeNodeRecord {
@@ -223,6 +232,25 @@ export interface RouterOutboxRepository {
   delete(receiptId: string): Promise<void>;
 }
 
+/** A payment webhook event, kept once per event id: the idempotency record. */
+export interface PaymentEventRecord {
+  event_id: string;
+  type: string;
+  member_id: string | null;
+  amount: string | null;
+  currency: string | null;
+  outcome: PaymentOutcome;
+  /** The membership receipt the event wrote, when it activated a member. */
+  receipt_id: string | null;
+  received_at: string;
+}
+
+export interface PaymentEventsRepository {
+  /** Inserts unless the event id is already stored; false when it was (a duplicate delivery). */
+  insert(event: PaymentEventRecord): Promise<boolean>;
+  byId(eventId: string): Promise<PaymentEventRecord | null>;
+}
+
 export interface RouterRepositories {
   routerMembers: RouterMembersRepository;
   datasets: DatasetsRepository;
@@ -231,4 +259,5 @@ export interface RouterRepositories {
   jobs: JobsRepository;
   workers: WorkersRepository;
   routerOutbox: RouterOutboxRepository;
+  paymentEvents: PaymentEventsRepository;
 }

@@ -3,11 +3,13 @@ import type {
   ComputeNodesRepository,
   DatasetsRepository,
   JobsRepository,
+  PaymentEventsRepository,
   QuotesRepository,
   RouterMembersRepository,
   RouterOutboxRepository,
   WorkersRepository,
 } from './router-storage.js';
+import type { IncidentsRepository } from './incident-storage.js';
 import type {
   ChecksRepository,
   EvidenceRepository,
@@ -20,6 +22,7 @@ import type { TribunalTasksRepository, TribunalVerdictsRepository } from './trib
 
 export type * from './run-storage.js';
 export type * from './tribunal-storage.js';
+export type * from './incident-storage.js';
 
 /**
  * Storage as repositories plus one `transaction(fn)` (DESIGN.md section 1).
@@ -46,6 +49,7 @@ export interface Repositories {
   jobs: JobsRepository;
   workers: WorkersRepository;
   routerOutbox: RouterOutboxRepository;
+  paymentEvents: PaymentEventsRepository;
   flightSheets: FlightSheetsRepository;
   runs: RunsRepository;
   submissions: SubmissionsRepository;
@@ -54,6 +58,7 @@ export interface Repositories {
   receipts: ReceiptsRepository;
   tribunalVerdicts: TribunalVerdictsRepository;
   tribunalTasks: TribunalTasksRepository;
+  incidents: IncidentsRepository;
 }
 
 /** Keyset paging: rows ordered by (created_at, id); `after` is the last row of the previous page. */

@@ -4,23 +4,27 @@ import type { DatasetRecord } from '../ports/router-storage.js';
 import type { RouterUseCases } from '../sdk.js';
 import { activeMember, type RouterContext } from './context.js';
 import { routerId } from './ids.js';
+import { assertDatasetReady, nextDatasetStatus } from './staging.js';
 import { toDataset } from './wire.js';
 
 type DatasetUseCases = Pick<
   RouterUseCases,
-  'createDataset' | 'listDatasets' | 'getDataset' | 'grantDatasetAccess'
+  'createDataset' | 'listDatasets' | 'getDataset' | 'grantDatasetAccess' | 'stageDataset'
 >;
 
 export function datasetUseCases(ctx: RouterContext): DatasetUseCases {
   const { storage, clock, random, outbox } = ctx;
   return {
     async createDataset(input) {
+      const at = clock.now().toISOString();
       const dataset: DatasetRecord = {
         dataset_id: routerId('dst', random),
         name: input.name.trim(),
         description: input.description ?? null,
-        status: input.staging === true ? 'staging' : 'ready',
-        created_at: clock.now().toISOString(),
+        status: input.staging === true ? 'pending' : 'ready',
+        error: null,
+        created_at: at,
+        updated_at: at,
       };
       await storage.transaction((tx) => tx.datasets.insert(dataset));
       return toDataset(dataset);
@@ -43,6 +47,23 @@ export function datasetUseCases(ctx: RouterContext): DatasetUseCases {
       return toDataset(dataset);
     },
 
+    async stageDataset(datasetId, input) {
+      const at = clock.now().toISOString();
+      return storage.transaction(async (tx) => {
+        const dataset = await tx.datasets.byId(datasetId);
+        if (dataset === null) throw notFound('dataset');
+        const change = {
+          status: nextDatasetStatus(dataset.status, input),
+          error: input.error ?? null,
+          updated_at: at,
+        };
+        if (!(await tx.datasets.setStatus(datasetId, dataset.status, change))) {
+          throw conflict('the dataset changed meanwhile; try again');
+        }
+        return toDataset({ ...dataset, ...change });
+      });
+    },
+
     async grantDatasetAccess(datasetId, input) {
       const now = clock.now();
       const at = now.toISOString();
@@ -50,7 +71,7 @@ export function datasetUseCases(ctx: RouterContext): DatasetUseCases {
         const dataset = await tx.datasets.byId(datasetId);
         if (dataset === null) throw notFound('dataset');
         await activeMember(tx, input.member_id, now);
-        if (dataset.status !== 'ready') throw conflict('the dataset is still staging');
+        assertDatasetReady(dataset.status);
         // A repeated grant answers with the first one and writes no second receipt.
         const existing = await tx.datasets.accessOf(datasetId, input.member_id);
         if (existing !== null) return existing;

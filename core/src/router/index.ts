@@ -19,3 +19,5 @@ export {
 export { routerUseCases } from './use-cases.js';
 export { routerId, WORKER_TOKEN_PREFIX, LEASE_TOKEN_PREFIX, type RouterIdPrefix } from './ids.js';
 export { RECOVERY_WINDOW_LINES } from './outbox.js';
+export { DATASET_TRANSITIONS, nextDatasetStatus, assertDatasetReady } from './staging.js';
+export { MEMBERSHIP_PAID } from './payments.js';

@@ -1,4 +1,7 @@
+import type { RouterReceiptInput } from '../ports/receipt-sink.js';
 import type { RouterMemberRecord } from '../ports/router-storage.js';
+import type { Repositories } from '../ports/storage.js';
+import type { MemberActivated } from '../schemas/router.js';
 import type { RouterUseCases } from '../sdk.js';
 import { memberOrThrow, type RouterContext } from './context.js';
 import { routerId } from './ids.js';
@@ -34,30 +37,7 @@ export function memberUseCases(ctx: RouterContext): MemberUseCases {
 
     async activateMember(memberId) {
       const now = clock.now();
-      const at = now.toISOString();
-      return outbox.commit(async (tx, receipts) => {
-        const member = await memberOrThrow(tx, memberId);
-        // A renewal while still active extends the current term, so a paid year is never shortened.
-        const from = memberActive(member, now) ? new Date(member.expires_at!) : now;
-        const expiresAt = membershipExpiry(from).toISOString();
-        await tx.routerMembers.activate(memberId, at, expiresAt);
-        const r = ctx.receipt(
-          'membership',
-          at,
-          { member_id: memberId, expires_at: expiresAt },
-          MEMBERSHIP_PRICE,
-        );
-        receipts.push(r);
-        return {
-          member_id: memberId,
-          status: 'active' as const,
-          activated_at: at,
-          expires_at: expiresAt,
-          amount: MEMBERSHIP_PRICE,
-          currency: 'USD' as const,
-          receipt_id: r.receipt_id,
-        };
-      });
+      return outbox.commit((tx, receipts) => activateInTx(ctx, tx, receipts, memberId, now));
     },
 
     async memberStatus(memberId) {
@@ -71,5 +51,40 @@ export function memberUseCases(ctx: RouterContext): MemberUseCases {
         expires_at: member.expires_at,
       };
     },
+  };
+}
+
+/**
+ * The one activation path, inside the caller's transaction: the admin route and the payment webhook
+ * both come here, so both write the same `membership` receipt (collected into `receipts`).
+ */
+export async function activateInTx(
+  ctx: RouterContext,
+  tx: Repositories,
+  receipts: RouterReceiptInput[],
+  memberId: string,
+  now: Date,
+): Promise<MemberActivated> {
+  const at = now.toISOString();
+  const member = await memberOrThrow(tx, memberId);
+  // A renewal while still active extends the current term, so a paid year is never shortened.
+  const from = memberActive(member, now) ? new Date(member.expires_at!) : now;
+  const expiresAt = membershipExpiry(from).toISOString();
+  await tx.routerMembers.activate(memberId, at, expiresAt);
+  const r = ctx.receipt(
+    'membership',
+    at,
+    { member_id: memberId, expires_at: expiresAt },
+    MEMBERSHIP_PRICE,
+  );
+  receipts.push(r);
+  return {
+    member_id: memberId,
+    status: 'active',
+    activated_at: at,
+    expires_at: expiresAt,
+    amount: MEMBERSHIP_PRICE,
+    currency: 'USD',
+    receipt_id: r.receipt_id,
   };
 }

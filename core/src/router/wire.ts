@@ -39,7 +39,9 @@ export function toDataset(d: DatasetRecord): Dataset {
     name: d.name,
     description: d.description,
     status: d.status,
+    error: d.error,
     created_at: d.created_at,
+    updated_at: d.updated_at,
   };
 }
 

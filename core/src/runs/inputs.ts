@@ -2,6 +2,7 @@ import { canonicalJson, sha256Hex } from '@runledger/verify';
 import { RunledgerError, conflict, invalidInput, notFound } from '../errors.js';
 import { findFlightSheet, pinnedFlightSheet } from '../flight-sheets/use-cases.js';
 import { actorId, nowIso } from '../identity/guards.js';
+import { toIncident } from '../incidents/use-cases.js';
 import { newId } from '../identity/ids.js';
 import { pageQuery, toPaged } from '../identity/paging.js';
 import type { EvidenceRecord, Repositories, RunRecord } from '../ports/storage.js';
@@ -106,12 +107,13 @@ export function runInputUseCases(deps: Deps): InputUseCases {
     async get(actor, runId): Promise<RunComposite> {
       return storage.transaction(async (tx) => {
         const run = await loadRun(tx, actor.orgId, runId);
-        const [sheet, evidence, submission, checks, receipt] = [
+        const [sheet, evidence, submission, checks, receipt, incidents] = [
           await pinnedFlightSheet(tx, actor.orgId, run.flight_sheet_id),
           await tx.evidence.listByRun(actor.orgId, run.id),
           await tx.submissions.get(actor.orgId, run.id),
           await tx.checks.listByRun(actor.orgId, run.id),
           await tx.receipts.byRun(actor.orgId, run.id),
+          await tx.incidents.listByRun(actor.orgId, run.id),
         ];
         return {
           run: toRun(run),
@@ -123,7 +125,7 @@ export function runInputUseCases(deps: Deps): InputUseCases {
           verdict: run.verdict,
           approval: run.approval ? toApproval(run.approval) : null,
           receipt: receipt ? toReceipt(receipt, config.publicBaseUrl) : null,
-          incidents: [],
+          incidents: incidents.map(toIncident),
           ownership: { org_id: run.org_id, project_id: run.project_id, created_by: run.created_by },
         };
       });

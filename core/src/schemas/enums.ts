@@ -22,7 +22,13 @@ export const RuleSeverity = z.enum([
 ]);
 export const ApprovalDecision = z.enum(['approved', 'rejected', 'escalated']);
 /** single_flag is deliberately absent: a single flag is a run-level finding, not an incident. */
-export const IncidentKind = z.enum(['rogue', 'dark', 'policy_violation', 'recurring_flag']);
+export const IncidentKind = z.enum(['rogue', 'dark', 'policy_violation', 'recurring_flag'], {
+  error: (issue) =>
+    issue.input === 'single_flag'
+      ? 'single_flag is not an incident kind: a single flag is a run-level finding (see the run flags); ' +
+        'use rogue, dark, policy_violation or recurring_flag'
+      : undefined,
+});
 export const Role = z.enum(['owner', 'member']);
 /** Kinds a client may post as JSON evidence (SPEC.md names note, text, url "and similar"). */
 export const EvidenceTextKind = z.enum(['note', 'text', 'url', 'log', 'json']);

@@ -24,7 +24,15 @@ const LeaseToken = z.string().min(1).max(256);
 const Count = z.number().int().nonnegative();
 
 export const MemberStatus = z.enum(['active', 'inactive']);
-export const DatasetStatus = z.enum(['ready', 'staging']);
+/** Created `ready`, or `pending` with `staging: true`; the internal stage route moves it on. */
+export const DatasetStatus = z.enum(['pending', 'staging', 'ready', 'failed']);
+/** What a payment webhook event did: only a paid membership at the right price activates. */
+export const PaymentOutcome = z.enum([
+  'activated',
+  'ignored_type',
+  'unknown_member',
+  'amount_mismatch',
+]);
 export const NodeStatus = z.enum(['available']);
 
 // Responses
@@ -64,7 +72,10 @@ export const Dataset = z.object({
   name: z.string(),
   description: z.string().nullable(),
   status: DatasetStatus,
+  /** Why staging failed; null unless status is failed. */
+  error: z.string().nullable(),
   created_at: Timestamp,
+  updated_at: Timestamp,
 });
 export const DatasetList = z.object({ datasets: z.array(Dataset), next: NextCursor });
 
@@ -213,6 +224,38 @@ export const DatasetCreateBody = z
   })
   .strict();
 export const DatasetAccessBody = z.object({ member_id: RouterId }).strict();
+/** Body of the internal `POST /internal/datasets/{dataset_id}/stage`; `error` only with `failed`. */
+export const DatasetStageBody = z
+  .object({
+    status: z.enum(['staging', 'ready', 'failed']),
+    error: z.string().trim().min(1).max(2000).optional(),
+  })
+  .strict();
+
+/**
+ * A payment processor's event (`POST /webhooks/payments`). Not strict, unlike our own bodies: the
+ * processor may add fields, and the signature already vouches for the sender. member_id, amount
+ * and currency matter only for `membership.paid`.
+ */
+export const PaymentEvent = z.object({
+  id: z.string().min(1).max(200),
+  type: z.string().min(1).max(200),
+  member_id: z.string().min(1).max(64).optional(),
+  amount: z.string().max(40).optional(),
+  currency: z.string().max(10).optional(),
+});
+
+/** The webhook's answer: 200 whenever the signature holds, so the processor stops retrying. */
+export const PaymentReceived = z.object({
+  received: z.literal(true),
+  event_id: z.string(),
+  /** True when this delivery repeats an event id already received: nothing happened this time. */
+  duplicate: z.boolean(),
+  /** True when this delivery activated a member. */
+  processed: z.boolean(),
+  outcome: PaymentOutcome,
+  receipt_id: z.string().nullable(),
+});
 
 export const NodeRegisterBody = z.object({ name: Name, node_class: NodeClass }).strict();
 
@@ -278,6 +321,7 @@ export const WorkerFailBody = z
 
 export type MemberStatus = z.infer<typeof MemberStatus>;
 export type DatasetStatus = z.infer<typeof DatasetStatus>;
+export type PaymentOutcome = z.infer<typeof PaymentOutcome>;
 export type NodeStatus = z.infer<typeof NodeStatus>;
 export type RouterHealth = z.infer<typeof RouterHealth>;
 export type RouterMember = z.infer<typeof RouterMember>;
@@ -301,6 +345,9 @@ export type RouterSummary = z.infer<typeof RouterSummary>;
 export type MemberCreateBody = z.infer<typeof MemberCreateBody>;
 export type DatasetCreateBody = z.infer<typeof DatasetCreateBody>;
 export type DatasetAccessBody = z.infer<typeof DatasetAccessBody>;
+export type DatasetStageBody = z.infer<typeof DatasetStageBody>;
+export type PaymentEvent = z.infer<typeof PaymentEvent>;
+export type PaymentReceived = z.infer<typeof PaymentReceived>;
 export type NodeRegisterBody = z.infer<typeof NodeRegisterBody>;
 export type QuoteBody = z.infer<typeof QuoteBody>;
 export type JobCreateBody = z.infer<typeof JobCreateBody>;

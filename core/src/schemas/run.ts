@@ -5,6 +5,7 @@ import { Check } from './check.js';
 import { NextCursor, Sha256Hex, Timestamp } from './common.js';
 import { Evidence } from './evidence.js';
 import { FlightSheet } from './flight-sheet.js';
+import { Incident } from './incident.js';
 import { Receipt } from './receipt.js';
 import { Verdict } from './verdict.js';
 
@@ -66,7 +67,7 @@ export const RunOwnership = z.object({
   created_by: z.string(),
 });
 
-/** `GET /runs/{run_id}`: everything about one run. `incidents` stays empty until incidents exist. */
+/** `GET /runs/{run_id}`: everything about one run. */
 export const RunComposite = z.object({
   run: Run,
   flight_sheet: FlightSheet,
@@ -77,7 +78,7 @@ export const RunComposite = z.object({
   verdict: Verdict.nullable(),
   approval: Approval.nullable(),
   receipt: Receipt.nullable(),
-  incidents: z.array(z.record(z.string(), z.unknown())),
+  incidents: z.array(Incident),
   ownership: RunOwnership,
 });
 

@@ -81,6 +81,13 @@ const NAMED: Record<string, z.ZodType> = {
   LedgerVerifyError: core.LedgerVerifyError,
   LedgerVerifyResult: core.LedgerVerifyResult,
   ...TRIBUNAL_NAMED,
+  Incident: core.Incident,
+  IncidentIn: core.IncidentIn,
+  IncidentList: core.IncidentList,
+  Dataset: core.Dataset,
+  DatasetStageBody: core.DatasetStageBody,
+  PaymentEvent: core.PaymentEvent,
+  PaymentReceived: core.PaymentReceived,
 };
 
 /** Every enumeration core exports becomes a named component, so clients and contract tests see SPEC's names. */

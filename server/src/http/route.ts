@@ -1,6 +1,6 @@
-import type { Actor, Runledger, WorkerActor } from '@runledger/core';
+import { RunledgerError, type Actor, type Runledger, type WorkerActor } from '@runledger/core';
 import { getRefId, type OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import type { Request, Response, Router } from 'express';
+import express, { type Request, type Response, type Router } from 'express';
 import type { z } from 'zod';
 import { authenticate, type AuthRequirement } from './auth.js';
 import { ErrorBody } from './components.js';
@@ -74,6 +74,11 @@ export interface RouteDef<
   /** Checked after authentication and before the body is read, e.g. an internal credential (503 when unset). */
   precondition?: (req: Request) => void;
   /**
+   * The JSON body arrives as its exact bytes: `req.body` is a Buffer while `precondition` runs (a
+   * signature over the raw body), and is parsed as JSON for `body` afterwards.
+   */
+  rawBody?: true;
+  /**
    * When given, a client that prefers text/html gets this page instead of JSON (after the JSON is
    * checked). `res.locals` carries anything extra the handler put there for the page.
    */
@@ -93,6 +98,8 @@ export interface Route {
   method: Method;
   path: string;
   mount(router: Router, deps: HttpDeps): void;
+  /** Only for `rawBody` routes: mounts a raw-bytes parser, to run before the app's JSON parser. */
+  mountRawParser?(router: Router, limit: number): void;
   register(registry: OpenAPIRegistry): void;
 }
 
@@ -113,6 +120,16 @@ function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, where: str
   const parsed = schema.safeParse(value);
   if (!parsed.success) throw validationError(parsed.error, where);
   return parsed.data;
+}
+
+/** A rawBody route's bytes as JSON: malformed JSON is the same 400 the JSON parser gives. */
+function jsonOfBytes(bytes: unknown): unknown {
+  const text = Buffer.isBuffer(bytes) ? bytes.toString('utf8') : '';
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new RunledgerError('invalid_input', 'request body is not valid JSON');
+  }
 }
 
 function requireName(schema: z.ZodType, what: string): void {
@@ -153,7 +170,9 @@ export function defineRoute<
     const allowed = new Set<SuccessStatus>([def.status, ...(def.alsoStatus ?? [])]);
     const ctx = {
       actor,
-      body: def.body ? parseOrThrow(def.body, req.body, 'body') : undefined,
+      body: def.body
+        ? parseOrThrow(def.body, def.rawBody ? jsonOfBytes(req.body) : req.body, 'body')
+        : undefined,
       query: def.query ? parseOrThrow(def.query, { ...req.query }, 'query') : undefined,
       params: def.params ? parseOrThrow(def.params, { ...req.params }, 'path') : undefined,
       req,
@@ -199,6 +218,13 @@ export function defineRoute<
         run(req, res, deps).catch(next);
       });
     },
+    ...(def.rawBody
+      ? {
+          mountRawParser(router: Router, limit: number) {
+            router[def.method](expressPath, express.raw({ type: 'application/json', limit }));
+          },
+        }
+      : {}),
     register(registry) {
       if (def.response) requireName(def.response, `${def.method} ${def.path} response`);
       if (def.body) requireName(def.body, `${def.method} ${def.path} body`);

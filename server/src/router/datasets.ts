@@ -55,7 +55,7 @@ export function datasetRoutes({ runledger }: { runledger: Runledger }): Route[] 
       summary: 'Grants an active member access to a dataset',
       description:
         'Writes a `dataset_access` receipt. 403 for an inactive (or expired) member; 409 while the dataset ' +
-        'is still staging; 404 for an unknown dataset or member. A repeated grant returns the first one.',
+        'is not ready (pending, staging or failed); 404 for an unknown dataset or member. A repeated grant returns the first one.',
       tag: 'datasets',
       auth: 'none',
       params: DatasetParams,

@@ -1,7 +1,6 @@
 import {
   JobLease,
   RouterJob,
-  RunledgerError,
   WorkerAcceptBody,
   WorkerArtifactsBody,
   WorkerCompleteBody,
@@ -13,10 +12,10 @@ import {
   WorkerRegisterBody,
   WorkerRegistered,
   WorkerStatusBody,
-  constantTimeEqual,
   type Runledger,
 } from '@runledger/core';
 import type { Request } from 'express';
+import { internalCredentialGuard } from '../http/credential.js';
 import { defineRoute, type Route } from '../http/route.js';
 import { JobParams } from './params.js';
 
@@ -31,18 +30,11 @@ const STALE_LEASE =
 
 /** 503 while the key is unset (DESIGN.md section 2), 401 for a missing or different key. */
 function registrationGuard(key: string | null): (req: Request) => void {
-  return (req) => {
-    if (key === null) {
-      throw new RunledgerError(
-        'unavailable',
-        'worker registration is not configured (WORKER_REGISTRATION_KEY)',
-      );
-    }
-    const presented = req.get('x-registration-key');
-    if (presented === undefined || !constantTimeEqual(presented, key)) {
-      throw new RunledgerError('unauthenticated', 'missing or wrong X-Registration-Key');
-    }
-  };
+  return internalCredentialGuard({
+    header: 'X-Registration-Key',
+    secret: key,
+    setting: 'WORKER_REGISTRATION_KEY',
+  });
 }
 
 export function workerRoutes({ runledger, registrationKey }: WorkerRouteDeps): Route[] {

@@ -6,6 +6,8 @@ import { decisionRoutes } from './decisions.js';
 import { evidenceRoutes } from './evidence.js';
 import { flightSheetRoutes } from './flight-sheets.js';
 import { gradingRoutes } from './grading.js';
+import { incidentRoutes } from './incidents.js';
+import { internalRoutes, type InternalRouteDeps } from './internal.js';
 import { ledgerRoutes } from './ledger.js';
 import { metaRoutes } from './meta.js';
 import { orgRoutes } from './org.js';
@@ -15,7 +17,7 @@ import { shareRoutes } from './share.js';
 import { submissionRoutes } from './submission.js';
 import { runnerRoutes, tribunalRoutes } from '../tribunal/index.js';
 
-export interface RouteDeps extends AuthRouteDeps {
+export interface RouteDeps extends AuthRouteDeps, Omit<InternalRouteDeps, 'runledger'> {
   /** Uploads spool into it and downloads stream from it. */
   blobs: FileBlobStore;
   /** RUNNER_TOKEN (null: the runner routes answer 503) and what to wake after a grading task is queued. */
@@ -36,9 +38,11 @@ export function allRoutes(deps: RouteDeps): Route[] {
     ...submissionRoutes(deps),
     ...gradingRoutes(deps),
     ...decisionRoutes(deps),
+    ...incidentRoutes(deps),
     ...ledgerRoutes(deps),
     ...shareRoutes(deps),
     ...tribunalRoutes({ runledger: deps.runledger, onEnqueue: deps.tribunal.onEnqueue }),
     ...runnerRoutes({ runledger: deps.runledger, runnerToken: deps.tribunal.runnerToken }),
+    ...internalRoutes(deps),
   ];
 }

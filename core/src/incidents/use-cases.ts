@@ -1,0 +1,57 @@
+import { actorId, nowIso } from '../identity/guards.js';
+import { newId } from '../identity/ids.js';
+import type { IncidentRecord } from '../ports/incident-storage.js';
+import { loadRun } from '../runs/views.js';
+import type { Incident } from '../schemas/incident.js';
+import type { Deps, IncidentUseCases } from '../sdk.js';
+import { recurringRuleKey } from './recurring.js';
+
+export function toIncident(r: IncidentRecord): Incident {
+  return {
+    id: r.id,
+    run_id: r.run_id,
+    kind: r.kind,
+    note: r.note,
+    rule_key: r.rule_key,
+    created_by: r.created_by,
+    created_at: r.created_at,
+  };
+}
+
+export function incidentUseCases({ storage, clock, random }: Deps): IncidentUseCases {
+  return {
+    async file(actor, runId, input) {
+      return storage.transaction(async (tx) => {
+        const run = await loadRun(tx, actor.orgId, runId);
+        let ruleKey = input.rule_key ?? null;
+        if (input.kind === 'recurring_flag') {
+          const flagged = await tx.incidents.flaggedKeysBefore(
+            actor.orgId,
+            run.project_id,
+            run.created_at,
+          );
+          ruleKey = recurringRuleKey(flagged, input.rule_key);
+        }
+        const incident: IncidentRecord = {
+          id: newId('inc', random),
+          org_id: actor.orgId,
+          run_id: run.id,
+          kind: input.kind,
+          note: input.note,
+          rule_key: ruleKey,
+          created_by: actorId(actor),
+          created_at: nowIso(clock),
+        };
+        await tx.incidents.insert(incident);
+        return toIncident(incident);
+      });
+    },
+
+    async list(actor, runId) {
+      return storage.transaction(async (tx) => {
+        const run = await loadRun(tx, actor.orgId, runId);
+        return (await tx.incidents.listByRun(actor.orgId, run.id)).map(toIncident);
+      });
+    },
+  };
+}
