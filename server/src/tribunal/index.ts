@@ -1,5 +1,5 @@
 export { tribunalRoutes, type TribunalRouteDeps } from './routes.js';
-export { runnerRoutes, runnerGuard, type RunnerRouteDeps } from './runner-routes.js';
+export { runnerRoutes, type RunnerRouteDeps } from './runner-routes.js';
 export {
   startInProcessRunner,
   gradeTask,

@@ -1,16 +1,14 @@
 import {
-  RunledgerError,
   RunnerClaimBody,
   RunnerCompleteBody,
   RunnerFailBody,
   RunnerStatusBody,
   RunnerTask,
   RunnerTaskState,
-  constantTimeEqual,
   type Runledger,
 } from '@runledger/core';
-import type { Request } from 'express';
 import { z } from 'zod';
+import { internalCredentialGuard } from '../http/credential.js';
 import { defineRoute, type Route } from '../http/route.js';
 
 export interface RunnerRouteDeps {
@@ -27,25 +25,13 @@ const CREDENTIAL =
 const STALE =
   'A stale, expired or superseded claim token, or a task no longer claimed: 409 and nothing changes.';
 
-/** 503 while the token is unset (DESIGN.md section 2), 401 for a missing or different token. */
-export function runnerGuard(token: string | null): (req: Request) => void {
-  return (req) => {
-    if (token === null) {
-      throw new RunledgerError(
-        'unavailable',
-        'the runner routes are not configured (RUNNER_TOKEN)',
-      );
-    }
-    const presented = req.get('x-runner-token');
-    if (presented === undefined || !constantTimeEqual(presented, token)) {
-      throw new RunledgerError('unauthenticated', 'missing or wrong X-Runner-Token');
-    }
-  };
-}
-
 /** `/internal/runner/*`: external runners claim and finish tribunal grading tasks. */
 export function runnerRoutes({ runledger, runnerToken }: RunnerRouteDeps): Route[] {
-  const guard = runnerGuard(runnerToken);
+  const guard = internalCredentialGuard({
+    header: 'X-Runner-Token',
+    secret: runnerToken,
+    setting: 'RUNNER_TOKEN',
+  });
   const common = {
     tag: 'runner',
     auth: 'none',
