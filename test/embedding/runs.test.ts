@@ -271,6 +271,8 @@ describe('runs through the SDK over SQLite', () => {
     const { sha256Hex } = await import('@runledger/core');
     expect(world.blobs.pathOf(sha256Hex('never stored'))).not.toBeNull();
     expect(await exists(world.blobs.pathOf(sha256Hex('never stored')) ?? '')).toBe(false);
+    // The refused upload's spool file is gone too: nothing of it stays on disk.
+    expect(await exists(refused)).toBe(false);
   });
 
   it('rejects a submission that is not a JSON object or array', async () => {

@@ -27,11 +27,13 @@ describe('file blob store', () => {
     );
   });
 
-  it('adopts a spooled upload by rename and leaves the spool empty', async () => {
+  it('hashes a spooled upload first and adds it only on commit, by rename, leaving the spool empty', async () => {
     const spooled = join(store.spoolDir, 'upload-1');
     await writeFile(spooled, Buffer.alloc(70_000, 7));
-    const blob = await store.putFile(spooled);
-    expect(blob.size).toBe(70_000);
+    const prepared = await store.prepareFile(spooled);
+    expect(prepared.size).toBe(70_000);
+    expect(await store.get(prepared.sha256)).toBeNull();
+    const blob = await prepared.commit();
     expect(await readdir(store.spoolDir)).toEqual([]);
     expect((await store.get(blob.sha256))!.byteLength).toBe(70_000);
   });
@@ -48,6 +50,15 @@ describe('file blob store', () => {
     expect(await store.get('0'.repeat(64))).toBeNull();
     expect(await store.get('../../etc/passwd')).toBeNull();
     expect(store.pathOf('../x')).toBeNull();
+  });
+
+  it('discards a prepared upload without adding it', async () => {
+    const spooled = join(store.spoolDir, 'upload-2');
+    await writeFile(spooled, 'never kept');
+    const prepared = await store.prepareFile(spooled);
+    await prepared.discard();
+    expect(await readdir(store.spoolDir)).toEqual([]);
+    expect(await store.get(prepared.sha256)).toBeNull();
   });
 
   it('deletes a blob', async () => {

@@ -8,7 +8,7 @@ import { durableRename, syncPath } from './durable.js';
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 export interface FileBlobStore extends BlobStore {
-  /** Where uploads are spooled before putFile; on the same file system, so putFile is a rename. */
+  /** Where uploads are spooled before prepareFile; on the same file system, so commit is a rename. */
   readonly spoolDir: string;
   /** The file holding a blob, for streaming it back; null for a malformed address. */
   pathOf(sha256: string): string | null;
@@ -54,14 +54,20 @@ export async function openFileBlobStore(dir: string): Promise<FileBlobStore> {
       await writeFile(spoolFile, bytes);
       return adopt(spoolFile, { sha256, size: bytes.byteLength });
     },
-    async putFile(path) {
+    async prepareFile(path) {
       const hash = createHash('sha256');
       let size = 0;
       for await (const chunk of createReadStream(path)) {
         hash.update(chunk as Buffer);
         size += (chunk as Buffer).byteLength;
       }
-      return adopt(path, { sha256: hash.digest('hex'), size });
+      await syncPath(path);
+      const blob = { sha256: hash.digest('hex'), size };
+      return {
+        ...blob,
+        commit: () => adopt(path, blob),
+        discard: () => rm(path, { force: true }),
+      };
     },
     async get(sha256) {
       const path = pathOf(sha256);

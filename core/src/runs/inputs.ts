@@ -157,36 +157,44 @@ export function runInputUseCases(deps: Deps): InputUseCases {
     },
 
     async addFileEvidence(actor, runId, input) {
-      // The blob is stored inside the transaction: transactions are serialized, so the cleanup's
-      // reference count cannot race another upload of the same bytes.
-      return storage.transaction(async (tx) => {
-        assertCanChangeInputs((await loadRun(tx, actor.orgId, runId)).state);
-        const blob = await blobs.putFile(input.spoolPath);
-        const id = newId('evd', random);
-        try {
-          return await insertEvidence(tx, actor, runId, (run, now) => ({
-            id,
-            org_id: actor.orgId,
-            run_id: run.id,
-            kind: 'file',
-            label: input.label,
-            content: null,
-            sha256: blob.sha256,
-            size: blob.size,
-            filename: input.filename,
-            content_type: input.content_type,
-            created_at: now,
-            created_by: actorId(actor),
-          }));
-        } catch (error) {
-          // Our own row, if inserted, is rolled back with the transaction: it does not count.
-          const own = (await tx.evidence.get(actor.orgId, runId, id)) ? 1 : 0;
-          if ((await tx.evidence.countFileRefs(blob.sha256)) - own === 0) {
-            await blobs.delete(blob.sha256);
+      // Hashing and syncing the file (the slow part) happens before the transaction, so an upload
+      // never holds up other writers. The blob joins the store inside the transaction: transactions
+      // are serialized, so the cleanup's reference count cannot race another upload of the same bytes.
+      const prepared = await blobs.prepareFile(input.spoolPath);
+      let committed = false;
+      try {
+        return await storage.transaction(async (tx) => {
+          assertCanChangeInputs((await loadRun(tx, actor.orgId, runId)).state);
+          const blob = await prepared.commit();
+          committed = true;
+          const id = newId('evd', random);
+          try {
+            return await insertEvidence(tx, actor, runId, (run, now) => ({
+              id,
+              org_id: actor.orgId,
+              run_id: run.id,
+              kind: 'file',
+              label: input.label,
+              content: null,
+              sha256: blob.sha256,
+              size: blob.size,
+              filename: input.filename,
+              content_type: input.content_type,
+              created_at: now,
+              created_by: actorId(actor),
+            }));
+          } catch (error) {
+            // Our own row, if inserted, is rolled back with the transaction: it does not count.
+            const own = (await tx.evidence.get(actor.orgId, runId, id)) ? 1 : 0;
+            if ((await tx.evidence.countFileRefs(blob.sha256)) - own === 0) {
+              await blobs.delete(blob.sha256);
+            }
+            throw error;
           }
-          throw error;
-        }
-      });
+        });
+      } finally {
+        if (!committed) await prepared.discard();
+      }
     },
 
     async listEvidence(actor, runId) {
