@@ -1,4 +1,4 @@
-import { sha256Hex } from '@runledger/verify';
+import { verifyReceipt } from '@runledger/verify';
 import { notFound } from '../errors.js';
 import type { ReceiptRecord } from '../ports/storage.js';
 import { pdfUrl, shareUrl } from '../receipts/share.js';
@@ -10,9 +10,11 @@ const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 /**
  * The public view of a stored receipt. `verified` is recomputed from the stored bytes on every
- * read: the payload hashes to receipt_sha256 and its org_seq and parent_hash match the row.
+ * read with the same checks `/ledger/verify` applies to one receipt (verify's verifyReceipt): the
+ * payload hashes to receipt_sha256, the receipt id, org_seq, parent_hash and time match the payload,
+ * and the payload belongs to the receipt's organization.
  */
-export function toPublicReceipt(row: ReceiptRecord): PublicReceipt {
+export function toPublicReceipt(row: ReceiptRecord, receiptPrefix: string): PublicReceipt {
   let payload: Record<string, unknown> = {};
   try {
     const parsed: unknown = JSON.parse(row.payload_text);
@@ -22,10 +24,7 @@ export function toPublicReceipt(row: ReceiptRecord): PublicReceipt {
   } catch {
     // An unreadable payload is shown empty and unverified.
   }
-  const verified =
-    sha256Hex(row.payload_text) === row.receipt_sha256 &&
-    payload.org_seq === row.org_seq &&
-    payload.parent_hash === row.parent_hash;
+  const { ok: verified } = verifyReceipt(row, { receiptPrefix, expectedOrgId: row.org_id });
   return {
     receipt_id: row.receipt_id,
     org_seq: row.org_seq,
@@ -50,12 +49,12 @@ export function shareUseCases(deps: Deps): ShareUseCases {
 
   return {
     async get(token) {
-      return toPublicReceipt((await read(token)).row);
+      return toPublicReceipt((await read(token)).row, config.receiptPrefix);
     },
     async view(token): Promise<ShareView> {
       const { row, org } = await read(token);
       return {
-        receipt: toPublicReceipt(row),
+        receipt: toPublicReceipt(row, config.receiptPrefix),
         org_name: org?.name ?? row.org_id,
         created_at: row.created_at,
         share_url: shareUrl(config.publicBaseUrl, row.share_token),

@@ -1,4 +1,4 @@
-export { ChainVerifier, DEFAULT_RECEIPT_PREFIX, verifyChain } from './verifier.js';
+export { ChainVerifier, DEFAULT_RECEIPT_PREFIX, verifyChain, verifyReceipt } from './verifier.js';
 export type {
   ChainError,
   ChainErrorCode,

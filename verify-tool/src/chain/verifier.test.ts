@@ -4,7 +4,7 @@ import { sha256Hex } from '../hash/sha256.js';
 import { GENESIS_PARENT, receiptId } from '../receipts/id.js';
 import { generateChain, realisticPayload } from '../testing/chain.js';
 import type { LedgerEntryInput } from './types.js';
-import { ChainVerifier, verifyChain } from './verifier.js';
+import { ChainVerifier, verifyChain, verifyReceipt } from './verifier.js';
 
 const chain = (n: number, org = 'org_a'): LedgerEntryInput[] => [
   ...generateChain(n, (seq, parent) => realisticPayload(org, seq, parent)),
@@ -179,5 +179,38 @@ describe('verifyChain', () => {
     const result = verifier.result();
     expect(result).toMatchObject({ ok: false, receipts_checked: 5, errors_omitted: 3 });
     expect(result.errors).toHaveLength(2);
+  });
+});
+
+describe('verifyReceipt (one receipt on its own)', () => {
+  const entries = chain(4);
+  const third = entries[2]!;
+
+  it('accepts an intact receipt anywhere in its chain, without needing its predecessor', () => {
+    expect(verifyReceipt(third)).toMatchObject({ ok: true, receipts_checked: 1, errors: [] });
+  });
+
+  it.each([
+    [
+      'a payload byte',
+      { ...third, payload_text: third.payload_text.replace('"v":1', '"v":2') },
+      'hash_mismatch',
+    ],
+    ['the stored hash', { ...third, receipt_sha256: 'f'.repeat(64) }, 'hash_mismatch'],
+    [
+      'the receipt id',
+      { ...third, receipt_id: third.receipt_id.replace(/.$/, '0') },
+      'id_mismatch',
+    ],
+    ['the entry parent_hash', { ...third, parent_hash: 'e'.repeat(64) }, 'field_mismatch'],
+    ['the entry time', { ...third, created_at: '2020-01-01T00:00:00.000Z' }, 'field_mismatch'],
+  ])('refuses a changed %s', (_what, entry, code) => {
+    const result = verifyReceipt(entry);
+    expect(result.ok).toBe(false);
+    expect(result.errors.map((e) => e.code)).toContain(code);
+  });
+
+  it('refuses a receipt of another organization when one is expected', () => {
+    expect(verifyReceipt(third, { expectedOrgId: 'org_b' }).ok).toBe(false);
   });
 });

@@ -88,6 +88,22 @@ export class ChainVerifier {
 
   /** Checks one entry against its payload and against the entry pushed before it. */
   push(entry: LedgerEntryInput, line?: number): void {
+    const own = this.#checkOwn(entry, line);
+    if (own !== null) this.#checkLinkage(entry, own.seq, own.computed, own.where);
+  }
+
+  /**
+   * Checks one entry on its own (shape, hash, receipt id, entry fields against its payload), not its
+   * place in a chain: what a single receipt's view can prove. Does not advance the chain position.
+   */
+  checkAlone(entry: LedgerEntryInput): void {
+    this.#checkOwn(entry);
+  }
+
+  #checkOwn(
+    entry: LedgerEntryInput,
+    line?: number,
+  ): { where: Where; seq: number; computed: string } | null {
     this.#checked += 1;
     const where: Where = {
       receipt_id: typeof entry.receipt_id === 'string' ? entry.receipt_id : null,
@@ -97,7 +113,7 @@ export class ChainVerifier {
     const shape = shapeProblem(entry);
     if (shape !== null) {
       this.#add(where, 'bad_entry', shape);
-      return;
+      return null;
     }
     if (!ISO_UTC_MS.test(entry.created_at)) {
       this.#add(
@@ -120,7 +136,7 @@ export class ChainVerifier {
       hashOk && payload !== undefined && Number.isSafeInteger(payload.org_seq)
         ? (payload.org_seq as number)
         : entry.org_seq;
-    this.#checkLinkage(entry, seq, computed, where);
+    return { where, seq, computed };
   }
 
   result(): ChainVerifyResult {
@@ -290,6 +306,16 @@ function shapeProblem(entry: LedgerEntryInput): string | null {
 }
 
 /** Verifies a whole chain given in org_seq order. */
+/** One receipt verified on its own (see ChainVerifier.checkAlone): the meaning of a share view's `verified`. */
+export function verifyReceipt(
+  entry: LedgerEntryInput,
+  options: ChainVerifyOptions = {},
+): ChainVerifyResult {
+  const verifier = new ChainVerifier(options);
+  verifier.checkAlone(entry);
+  return verifier.result();
+}
+
 export function verifyChain(
   entries: Iterable<LedgerEntryInput>,
   options: ChainVerifyOptions = {},
