@@ -1,8 +1,10 @@
+import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, open, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { formatExportHeader, formatExportLine } from '../export/format.js';
 import { sha256Hex } from '../hash/sha256.js';
 import { readLines } from '../io/lines.js';
@@ -13,12 +15,15 @@ import { generateChain, realisticPayload } from '../testing/chain.js';
 /**
  * Streaming verifier throughput against the floor (read lines, JSON.parse and SHA-256 each line,
  * nothing else) on one generated export, and the verifier's peak memory.
- * Usage: node verify-tool/dist/bench/verify-bench.js [--count N]
+ * Usage: node verify-tool/dist/bench/verify-bench.js [--quick | --count N]
+ * Without options it measures 100,000 and then 1,000,000 receipts; --quick measures 100,000 only.
  */
 
-function countArg(argv: readonly string[]): number {
+const DEFAULT_COUNTS = [100_000, 1_000_000];
+
+function countArg(argv: readonly string[]): number | undefined {
   const at = argv.indexOf('--count');
-  if (at === -1) return 100_000;
+  if (at === -1) return undefined;
   const n = Number(argv[at + 1]);
   if (!Number.isSafeInteger(n) || n < 1) throw new Error('--count needs a positive integer');
   return n;
@@ -73,8 +78,24 @@ async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; seconds: numb
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const rate = (n: number, s: number) => `${Math.round(n / s).toLocaleString('en-US')} receipts/s`;
 
+/** Each size runs in its own process, so one size's peak memory is not the other's. */
+function runEachSize(counts: readonly number[]): void {
+  const self = fileURLToPath(import.meta.url);
+  for (const count of counts) {
+    const child = spawnSync(process.execPath, [self, '--count', String(count)], {
+      stdio: 'inherit',
+    });
+    if (child.status !== 0) throw new Error(`bench with --count ${count} failed`);
+  }
+}
+
 async function main(): Promise<void> {
-  const count = countArg(process.argv.slice(2));
+  const argv = process.argv.slice(2);
+  const count = countArg(argv);
+  if (count === undefined) {
+    runEachSize(argv.includes('--quick') ? DEFAULT_COUNTS.slice(0, 1) : DEFAULT_COUNTS);
+    return;
+  }
   const dir = await mkdtemp(join(tmpdir(), 'runledger-bench-'));
   const path = join(dir, 'export.ndjson');
   try {

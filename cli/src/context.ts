@@ -1,0 +1,60 @@
+import { configPath, readConfig, type Env, type StoredConfig } from './config/file.js';
+import { CliError } from './errors.js';
+
+/** The options every command takes. */
+export interface GlobalArgs {
+  'base-url'?: string | undefined;
+  'router-url'?: string | undefined;
+  json?: boolean | undefined;
+}
+
+export interface Context {
+  baseUrl: string;
+  routerUrl: string;
+  json: boolean;
+  configFile: string;
+  stored: StoredConfig;
+  /** RUNLEDGER_TOKEN, else the stored JWT or API key. */
+  token: string | undefined;
+  env: Env;
+}
+
+const DEFAULT_BASE_URL = 'http://localhost:8080';
+const DEFAULT_ROUTER_URL = 'http://127.0.0.1:8081';
+
+const trimSlash = (url: string) => url.replace(/\/+$/, '');
+
+function checkedUrl(url: string, source: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error();
+  } catch {
+    throw new CliError('usage', `${source} is not an http(s) URL: "${url}"`);
+  }
+  return trimSlash(url);
+}
+
+/** Flags win over the environment, which wins over what `login` stored. */
+export async function contextOf(argv: GlobalArgs, env: Env = process.env): Promise<Context> {
+  const configFile = configPath(env);
+  const stored = await readConfig(configFile);
+  const base = argv['base-url'] ?? env.RUNLEDGER_URL ?? stored.base_url ?? DEFAULT_BASE_URL;
+  const router = argv['router-url'] ?? env.RUNLEDGER_ROUTER_URL ?? DEFAULT_ROUTER_URL;
+  return {
+    baseUrl: checkedUrl(base, '--base-url'),
+    routerUrl: checkedUrl(router, '--router-url'),
+    json: argv.json === true,
+    configFile,
+    stored,
+    token: env.RUNLEDGER_TOKEN || stored.credential?.value,
+    env,
+  };
+}
+
+export function requireToken(context: Context): string {
+  if (context.token) return context.token;
+  throw new CliError(
+    'not_signed_in',
+    'not signed in: run `runledger login --email you@example.com`, `runledger login --api-key rlk_…` or set RUNLEDGER_TOKEN',
+  );
+}
