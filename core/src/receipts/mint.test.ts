@@ -266,7 +266,7 @@ describe('minting a sequence', () => {
         }
         assertChain(chain);
       }),
-      { numRuns: 100 },
+      { numRuns: 200 },
     );
   });
 });
