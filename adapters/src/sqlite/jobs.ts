@@ -6,6 +6,15 @@ import type {
   JobsRepository,
 } from '@runledger/core';
 import type { Sql, SqlParam } from './connection.js';
+import { fencedWhere, type FenceColumns } from './fence.js';
+
+const JOB_FENCE_COLUMNS: FenceColumns = {
+  id: 'job_id',
+  epoch: 'lease_epoch',
+  tokenHash: 'lease_token_hash',
+  expiresAt: 'lease_expires_at',
+  worker: 'worker_id',
+};
 
 const LEASE_COLUMNS = [
   'status',
@@ -113,35 +122,14 @@ export function jobsRepository(sql: Sql): JobsRepository {
       );
     },
     async applyFenced(jobId, fence, guard, change) {
-      const where = ['job_id = ?', 'lease_epoch = ?'];
-      const params: SqlParam[] = [jobId, guard.lease_epoch];
-      where.push(`status IN (${fence.statuses.map(() => '?').join(', ')})`);
-      params.push(...fence.statuses);
-      const need = <T>(value: T | undefined, what: string): T => {
-        if (value === undefined) throw new Error(`fenced update needs ${what}`);
-        return value;
-      };
-      if (fence.token) {
-        where.push('lease_token_hash = ?');
-        params.push(need(guard.token_hash, 'a token hash'));
-      }
-      if (fence.unexpired) {
-        where.push('lease_expires_at > ?');
-        params.push(need(guard.now, 'now'));
-      }
-      if (fence.expired) {
-        where.push('lease_expires_at <= ?');
-        params.push(need(guard.now, 'now'));
-      }
-      if (fence.worker) {
-        where.push('worker_id = ?');
-        params.push(need(guard.worker_id, 'a worker id'));
-      }
-      if (fence.unleased) where.push('lease_token_hash IS NULL');
+      const where = fencedWhere(JOB_FENCE_COLUMNS, jobId, fence, {
+        ...guard,
+        epoch: guard.lease_epoch,
+      });
       const set = setClause(change);
-      const result = await sql.run(`UPDATE jobs SET ${set.sql} WHERE ${where.join(' AND ')}`, [
+      const result = await sql.run(`UPDATE jobs SET ${set.sql} WHERE ${where.sql}`, [
         ...set.params,
-        ...params,
+        ...where.params,
       ]);
       return result.changes === 1;
     },

@@ -4,7 +4,15 @@ import type {
   TribunalVerdictRecord,
   TribunalVerdictsRepository,
 } from '@runledger/core';
-import type { Sql, SqlParam } from './connection.js';
+import type { Sql } from './connection.js';
+import { fencedWhere, type FenceColumns } from './fence.js';
+
+const TASK_FENCE_COLUMNS: FenceColumns = {
+  id: 'task_id',
+  epoch: 'claim_epoch',
+  tokenHash: 'claim_token_hash',
+  expiresAt: 'claim_expires_at',
+};
 
 interface VerdictRow extends Omit<TribunalVerdictRecord, 'checks' | 'verdict' | 'history'> {
   checks_text: string | null;
@@ -135,30 +143,14 @@ export function tribunalTasksRepository(sql: Sql): TribunalTasksRepository {
       );
     },
     async applyFenced(taskId, fence, guard, c) {
-      const where = ['task_id = ?', 'claim_epoch = ?'];
-      const params: SqlParam[] = [taskId, guard.claim_epoch];
-      where.push(`status IN (${fence.statuses.map(() => '?').join(', ')})`);
-      params.push(...fence.statuses);
-      const need = <T>(value: T | undefined, what: string): T => {
-        if (value === undefined) throw new Error(`fenced update needs ${what}`);
-        return value;
-      };
-      if (fence.token) {
-        where.push('claim_token_hash = ?');
-        params.push(need(guard.token_hash, 'a token hash'));
-      }
-      if (fence.unexpired) {
-        where.push('claim_expires_at > ?');
-        params.push(need(guard.now, 'now'));
-      }
-      if (fence.expired) {
-        where.push('claim_expires_at <= ?');
-        params.push(need(guard.now, 'now'));
-      }
+      const where = fencedWhere(TASK_FENCE_COLUMNS, taskId, fence, {
+        ...guard,
+        epoch: guard.claim_epoch,
+      });
       const result = await sql.run(
         `UPDATE tribunal_tasks SET status = ?, attempt = ?, claim_epoch = ?, claim_token_hash = ?,
            claim_expires_at = ?, runner_id = ?, message = ?, updated_at = ?
-         WHERE ${where.join(' AND ')}`,
+         WHERE ${where.sql}`,
         [
           c.status,
           c.attempt,
@@ -168,7 +160,7 @@ export function tribunalTasksRepository(sql: Sql): TribunalTasksRepository {
           c.runner_id,
           c.message,
           c.updated_at,
-          ...params,
+          ...where.params,
         ],
       );
       return result.changes === 1;
