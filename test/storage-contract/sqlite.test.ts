@@ -4,8 +4,10 @@ import { join } from 'node:path';
 import { openSqliteStorage } from '@runledger/adapters';
 import { afterAll, beforeAll } from 'vitest';
 import { describeStorageContract } from './contract.js';
+import { describeIntakeStorageContract } from './intake-contract.js';
 import { describeRouterStorageContract } from './router-contract.js';
 import { describeRunStorageContract } from './run-contract.js';
+import { describeTribunalStorageContract } from './tribunal-contract.js';
 
 let dir: string;
 let n = 0;
@@ -26,5 +28,13 @@ describeRouterStorageContract('sqlite (file)', () =>
 );
 
 describeRunStorageContract('sqlite (file)', () =>
+  openSqliteStorage({ file: join(dir, `db-${n++}.sqlite`) }),
+);
+
+describeTribunalStorageContract('sqlite (file)', () =>
+  openSqliteStorage({ file: join(dir, `db-${n++}.sqlite`) }),
+);
+
+describeIntakeStorageContract('sqlite (file)', () =>
   openSqliteStorage({ file: join(dir, `db-${n++}.sqlite`) }),
 );
