@@ -74,6 +74,21 @@ describe('the served /openapi.json', () => {
     expect(document.openapi).toMatch(/^3\.1\./);
   });
 
+  it('declares the header each internal route needs as a security scheme', () => {
+    const paths = document.paths as Record<string, Record<string, { security?: unknown }>>;
+    const schemes = (document.components as { securitySchemes: Json }).securitySchemes;
+    const expected: Array<[string, string, string]> = [
+      ['/internal/runner/claim', 'runnerToken', 'X-Runner-Token'],
+      ['/internal/runner/tasks/{task_id}/complete', 'runnerToken', 'X-Runner-Token'],
+      ['/internal/datasets/{dataset_id}/stage', 'internalKey', 'X-Internal-Key'],
+      ['/webhooks/payments', 'signature', 'X-Signature'],
+    ];
+    for (const [path, scheme, header] of expected) {
+      expect([path, paths[path]?.post?.security]).toEqual([path, [{ [scheme]: [] }]]);
+      expect(schemes[scheme]).toEqual({ type: 'apiKey', in: 'header', name: header });
+    }
+  });
+
   it('serves every SPEC enumeration as a named component with exactly SPEC’s values', () => {
     const schemas = (document.components as { schemas: Record<string, { enum?: unknown[] }> })
       .schemas;

@@ -79,10 +79,16 @@ describe('the router listener’s /openapi.json', () => {
     }
   });
 
-  it('puts the worker token on /workers/* except register, and nothing elsewhere', () => {
+  it('puts the worker token on /workers/* except register, which takes the registration key, and nothing elsewhere', () => {
     for (const [key, op] of operations) {
       const worker = key.includes(' /workers/') && key !== 'POST /workers/register';
-      expect([key, op.security]).toEqual([key, worker ? [{ workerToken: [] }] : []]);
+      const expected =
+        key === 'POST /workers/register'
+          ? [{ registrationKey: [] }]
+          : worker
+            ? [{ workerToken: [] }]
+            : [];
+      expect([key, op.security]).toEqual([key, expected]);
       if (worker)
         expect([key, Object.keys(op.responses)]).toEqual([key, expect.arrayContaining(['401'])]);
     }

@@ -74,6 +74,11 @@ export interface RouteDef<
   /** Checked after authentication and before the body is read, e.g. an internal credential (503 when unset). */
   precondition?: (req: Request) => void;
   /**
+   * The request header of an internal credential the precondition checks (`X-Runner-Token`, …): it
+   * becomes an apiKey security scheme of the operation, so the description says what to send.
+   */
+  credentialHeader?: string;
+  /**
    * The JSON body arrives as its exact bytes: `req.body` is a Buffer while `precondition` runs (a
    * signature over the raw body), and is parsed as JSON for `body` afterwards.
    */
@@ -226,6 +231,13 @@ export function defineRoute<
         }
       : {}),
     register(registry) {
+      if (def.credentialHeader) {
+        registry.registerComponent('securitySchemes', credentialScheme(def.credentialHeader), {
+          type: 'apiKey',
+          in: 'header',
+          name: def.credentialHeader,
+        });
+      }
       if (def.response) requireName(def.response, `${def.method} ${def.path} response`);
       if (def.body) requireName(def.body, `${def.method} ${def.path} body`);
       const errorResponses = Object.fromEntries(
@@ -259,7 +271,9 @@ export function defineRoute<
         summary: def.summary,
         ...(def.description ? { description: def.description } : {}),
         tags: [def.tag],
-        security: securityOf(def.auth),
+        security: def.credentialHeader
+          ? [{ [credentialScheme(def.credentialHeader)]: [] }]
+          : securityOf(def.auth),
         'x-runledger-auth': def.auth,
         request: {
           ...(def.params ? { params: def.params } : {}),
@@ -290,6 +304,12 @@ export function defineRoute<
       });
     },
   };
+}
+
+/** `X-Runner-Token` → `runnerToken`: the security scheme named after its header. */
+function credentialScheme(header: string): string {
+  const words = header.replace(/^x-/i, '').toLowerCase().split('-');
+  return words.map((w, i) => (i === 0 ? w : w[0]!.toUpperCase() + w.slice(1))).join('');
 }
 
 function securityOf(auth: AuthRequirement): Array<Record<string, string[]>> {

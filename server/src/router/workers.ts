@@ -49,6 +49,7 @@ export function workerRoutes({ runledger, registrationKey }: WorkerRouteDeps): R
         '`worker_registered`.',
       tag: 'workers',
       auth: 'none',
+      credentialHeader: 'X-Registration-Key',
       precondition: registrationGuard(registrationKey),
       body: WorkerRegisterBody,
       status: 201,

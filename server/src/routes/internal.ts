@@ -36,6 +36,7 @@ export function internalRoutes(deps: InternalRouteDeps): Route[] {
         '`error`); anything else, a repeat included, is 409. Access requests answer 409 until the dataset is ready.',
       tag: 'internal',
       auth: 'none',
+      credentialHeader: 'X-Internal-Key',
       precondition: internalCredentialGuard({
         header: 'X-Internal-Key',
         secret: internalApiKey,
@@ -61,6 +62,7 @@ export function internalRoutes(deps: InternalRouteDeps): Route[] {
         'types, unknown members and other amounts are recorded with their `outcome` and change nothing.',
       tag: 'internal',
       auth: 'none',
+      credentialHeader: 'X-Signature',
       rawBody: true,
       precondition: (req) => {
         if (paymentWebhookSecret === null) throw notConfigured('PAYMENT_WEBHOOK_SECRET');

@@ -36,6 +36,7 @@ export function runnerRoutes({ runledger, runnerToken }: RunnerRouteDeps): Route
     tag: 'runner',
     auth: 'none',
     precondition: guard,
+    credentialHeader: 'X-Runner-Token',
     status: 200,
     response: RunnerTaskState,
   } as const;
@@ -50,6 +51,7 @@ export function runnerRoutes({ runledger, runnerToken }: RunnerRouteDeps): Route
       tag: 'runner',
       auth: 'none',
       precondition: guard,
+      credentialHeader: 'X-Runner-Token',
       body: RunnerClaimBody,
       status: 200,
       response: RunnerTask,
