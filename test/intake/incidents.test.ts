@@ -129,7 +129,12 @@ describe('incidents over HTTP', () => {
     expect(none.body).toEqual({ detail: expect.stringContaining('no rule key') });
 
     await flaggedRun(projectId);
-    const afterTwo = await laterRun(projectId);
+    // A run that did not flag the rule itself has nothing recurring to report.
+    const cleanRun = await laterRun(projectId);
+    const clean = await file(cleanRun, { kind: 'recurring_flag', note: 'nothing here' });
+    expect(clean.status).toBe(409);
+    expect(clean.body).toEqual({ detail: expect.stringContaining('flagged on this run') });
+    const afterTwo = await flaggedRun(projectId, ['tone_fits']);
     const accepted = await file(afterTwo, { kind: 'recurring_flag', note: 'third time' });
     expect(accepted.status).toBe(201);
     expect(accepted.body).toMatchObject({ kind: 'recurring_flag', rule_key: NO_CONVERSATION });
@@ -151,6 +156,7 @@ describe('incidents over HTTP', () => {
 
     // Runs created after the one in question are not earlier: the run after the first flag still has one.
     expect((await file(afterOne, { kind: 'recurring_flag', note: 'late' })).status).toBe(409);
+    expect((await file(cleanRun, { kind: 'recurring_flag', note: 'late' })).status).toBe(409);
     const kinds = await api<{ incidents: IncidentBody[] }>('GET', `/runs/${afterOne}/incidents`, {
       token: ada.token,
     });
@@ -166,9 +172,11 @@ describe('incidents over HTTP', () => {
     await api('POST', `/runs/${run}/submission`, { token: ada.token, body: SUPPORT_REPLY });
     await api('POST', `/runs/${run}/audit`, { token: ada.token });
     const sameInstant = await newRun(api, ada.token, projectId, 'support-reply');
+    await api('POST', `/runs/${sameInstant}/submission`, { token: ada.token, body: SUPPORT_REPLY });
+    await api('POST', `/runs/${sameInstant}/audit`, { token: ada.token });
     expect((await file(sameInstant, { kind: 'recurring_flag', note: 'x' })).status).toBe(409);
     // One second later both flagged runs are earlier.
-    const later = await laterRun(projectId);
+    const later = await flaggedRun(projectId);
     expect((await file(later, { kind: 'recurring_flag', note: 'x' })).status).toBe(201);
   });
 });

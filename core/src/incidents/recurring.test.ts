@@ -20,32 +20,48 @@ describe('recurring_flag rule key', () => {
     { key: 'lang', runs: 2 },
     { key: 'once', runs: 1 },
   ];
+  const here = new Set(['tone', 'cites', 'lang', 'once', 'never']);
 
   it('takes a given key flagged in two or more earlier runs', () => {
-    expect(recurringRuleKey(flagged, 'lang')).toBe('lang');
-    expect(recurringRuleKey(flagged, 'tone')).toBe('tone');
+    expect(recurringRuleKey(flagged, here, 'lang')).toBe('lang');
+    expect(recurringRuleKey(flagged, here, 'tone')).toBe('tone');
   });
 
   it('refuses a given key flagged in fewer than two earlier runs, saying how many', () => {
-    expect(conflictMessage(() => recurringRuleKey(flagged, 'once'))).toContain('in 1 earlier');
-    expect(conflictMessage(() => recurringRuleKey(flagged, 'never'))).toContain('in 0 earlier');
+    expect(conflictMessage(() => recurringRuleKey(flagged, here, 'once'))).toContain(
+      'in 1 earlier',
+    );
+    expect(conflictMessage(() => recurringRuleKey(flagged, here, 'never'))).toContain(
+      'in 0 earlier',
+    );
   });
 
   it('picks the most recurring key, ties broken by key, when none is given', () => {
-    expect(recurringRuleKey(flagged)).toBe('cites');
+    expect(recurringRuleKey(flagged, here)).toBe('cites');
     expect(
-      recurringRuleKey([
-        { key: 'b', runs: 2 },
-        { key: 'a', runs: 5 },
-      ]),
+      recurringRuleKey(
+        [
+          { key: 'b', runs: 2 },
+          { key: 'a', runs: 5 },
+        ],
+        new Set(['a', 'b']),
+      ),
     ).toBe('a');
   });
 
+  it('only counts keys flagged on this run: a run that never flagged the rule has nothing recurring', () => {
+    expect(conflictMessage(() => recurringRuleKey(flagged, new Set(['lang']), 'tone'))).toContain(
+      'not flagged on this run',
+    );
+    expect(recurringRuleKey(flagged, new Set(['lang', 'once']))).toBe('lang');
+    expect(conflictMessage(() => recurringRuleKey(flagged, new Set()))).toContain('no rule key');
+  });
+
   it('refuses when no key recurs', () => {
-    expect(conflictMessage(() => recurringRuleKey([{ key: 'once', runs: 1 }]))).toContain(
+    expect(conflictMessage(() => recurringRuleKey([{ key: 'once', runs: 1 }], here))).toContain(
       'no rule key',
     );
-    expect(conflictMessage(() => recurringRuleKey([]))).toContain('no rule key');
+    expect(conflictMessage(() => recurringRuleKey([], here))).toContain('no rule key');
   });
 });
 

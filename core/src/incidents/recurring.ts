@@ -5,13 +5,24 @@ import type { FlaggedKey } from '../ports/incident-storage.js';
 export const RECURRING_MIN_RUNS = 2;
 
 /**
- * The rule key a recurring_flag incident records: the given key when it was flagged in enough
- * earlier runs, or else (no key given) the key flagged in the most earlier runs, ties by key.
- * `flagged` is every key flagged in earlier runs of the project with its run count.
+ * The rule key a recurring_flag incident records. "The same rule key" is read as a key flagged on
+ * this run that was also flagged in at least two earlier runs of the project: a run that never
+ * flagged the rule has nothing recurring to report. A given key must meet that; without one, the key
+ * flagged here that recurs in the most earlier runs is taken, ties by key.
+ * `earlier` is every key flagged in earlier runs of the project with its run count.
  */
-export function recurringRuleKey(flagged: readonly FlaggedKey[], wanted?: string): string {
+export function recurringRuleKey(
+  earlier: readonly FlaggedKey[],
+  flaggedHere: ReadonlySet<string>,
+  wanted?: string,
+): string {
   if (wanted !== undefined) {
-    const runs = flagged.find((f) => f.key === wanted)?.runs ?? 0;
+    if (!flaggedHere.has(wanted)) {
+      throw conflict(
+        `rule ${wanted} is not flagged on this run; recurring_flag needs it flagged here`,
+      );
+    }
+    const runs = earlier.find((f) => f.key === wanted)?.runs ?? 0;
     if (runs < RECURRING_MIN_RUNS) {
       throw conflict(
         `rule ${wanted} was flagged in ${runs} earlier run(s) of the project; ` +
@@ -20,13 +31,13 @@ export function recurringRuleKey(flagged: readonly FlaggedKey[], wanted?: string
     }
     return wanted;
   }
-  const best = [...flagged]
-    .filter((f) => f.runs >= RECURRING_MIN_RUNS)
+  const best = earlier
+    .filter((f) => flaggedHere.has(f.key) && f.runs >= RECURRING_MIN_RUNS)
     .sort((a, b) => b.runs - a.runs || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))[0];
   if (best === undefined) {
     throw conflict(
-      `no rule key was flagged in ${RECURRING_MIN_RUNS} or more earlier runs of the project; ` +
-        'file a policy_violation, rogue or dark incident instead',
+      `no rule key flagged on this run was flagged in ${RECURRING_MIN_RUNS} or more earlier runs ` +
+        'of the project; file a policy_violation, rogue or dark incident instead',
     );
   }
   return best.key;

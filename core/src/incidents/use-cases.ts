@@ -30,7 +30,12 @@ export function incidentUseCases({ storage, clock, random }: Deps): IncidentUseC
             run.project_id,
             run.created_at,
           );
-          ruleKey = recurringRuleKey(flagged, input.rule_key);
+          const flaggedHere = new Set(
+            (await tx.checks.listByRun(actor.orgId, run.id))
+              .filter((check) => check.status === 'flag')
+              .map((check) => check.key),
+          );
+          ruleKey = recurringRuleKey(flagged, flaggedHere, input.rule_key);
         }
         const incident: IncidentRecord = {
           id: newId('inc', random),
