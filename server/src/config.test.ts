@@ -38,6 +38,26 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATA_DIR: dataDir, JWT_SECRET: 'short' })).toThrow(/32/);
   });
 
+  it('refuses an external tribunal runner without RUNNER_TOKEN, and short internal secrets in production', () => {
+    expect(() => loadConfig({ DATA_DIR: dataDir, TRIBUNAL_RUNNER: 'external' })).toThrow(
+      /RUNNER_TOKEN/,
+    );
+    expect(
+      loadConfig({ DATA_DIR: dataDir, TRIBUNAL_RUNNER: 'external', RUNNER_TOKEN: 'r' }).runnerToken,
+    ).toBe('r');
+    const production = { DATA_DIR: dataDir, APP_ENV: 'production', JWT_SECRET: 'j'.repeat(32) };
+    for (const name of [
+      'RUNNER_TOKEN',
+      'INTERNAL_API_KEY',
+      'PAYMENT_WEBHOOK_SECRET',
+      'WORKER_REGISTRATION_KEY',
+    ]) {
+      expect(() => loadConfig({ ...production, [name]: 'short' })).toThrow(name);
+      expect(() => loadConfig({ ...production, [name]: 'k'.repeat(32) })).not.toThrow();
+    }
+    expect(loadConfig({ ...production, INTERNAL_API_KEY: '' }).internalApiKey).toBeNull();
+  });
+
   it('refuses a RECEIPT_PREFIX that would make receipt ids ambiguous, at start', () => {
     expect(loadConfig({ DATA_DIR: dataDir, RECEIPT_PREFIX: 'acme_1' }).receiptPrefix).toBe(
       'acme_1',

@@ -66,6 +66,19 @@ function intFrom(env: Env, name: string, fallback: number, min = 0): number {
   return value;
 }
 
+/**
+ * An internal credential: unset (or empty) turns its routes off. In production it must be at least
+ * 32 characters, like JWT_SECRET: these are shared secrets, guessable ones would open the routes.
+ */
+function credentialFrom(env: Env, name: string, production: boolean): string | null {
+  const value = env[name];
+  if (!value) return null;
+  if (production && value.length < 32) {
+    throw new ConfigError(`${name} must be at least 32 characters in production`);
+  }
+  return value;
+}
+
 function runnerModeFrom(env: Env): TribunalRunnerMode {
   const raw = env.TRIBUNAL_RUNNER ?? '';
   if (raw === '' || raw === 'in-process') return 'in-process';
@@ -124,6 +137,15 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     throw new ConfigError('JWT_SECRET must be at least 32 characters');
   }
 
+  const runnerToken = credentialFrom(env, 'RUNNER_TOKEN', production);
+  const tribunalRunner = runnerModeFrom(env);
+  // Gradings would queue forever: nothing in-process takes them and no runner could authenticate.
+  if (tribunalRunner === 'external' && runnerToken === null) {
+    throw new ConfigError(
+      'TRIBUNAL_RUNNER=external needs RUNNER_TOKEN, or no runner can claim a grading',
+    );
+  }
+
   // Unset: the local address of this listener, so dev links work on any PORT (8080 by default, as DESIGN.md says).
   const publicBaseUrl = (
     env.PUBLIC_BASE_URL ?? `http://localhost:${port === 0 ? 8080 : port}`
@@ -159,13 +181,13 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     routerSweepSeconds: intFrom(env, 'ROUTER_SWEEP_SECONDS', 5, 1),
     leaseTtlSeconds: intFrom(env, 'LEASE_TTL_SECONDS', 600, 1),
     jobMaxAttempts: intFrom(env, 'JOB_MAX_ATTEMPTS', 3, 1),
-    workerRegistrationKey: env.WORKER_REGISTRATION_KEY ? env.WORKER_REGISTRATION_KEY : null,
-    runnerToken: env.RUNNER_TOKEN ? env.RUNNER_TOKEN : null,
-    tribunalRunner: runnerModeFrom(env),
+    workerRegistrationKey: credentialFrom(env, 'WORKER_REGISTRATION_KEY', production),
+    runnerToken,
+    tribunalRunner,
     tribunalClaimTtlSeconds: intFrom(env, 'TRIBUNAL_CLAIM_TTL_SECONDS', 300, 1),
     tribunalMaxAttempts: intFrom(env, 'TRIBUNAL_MAX_ATTEMPTS', 3, 1),
     tribunalPollSeconds: intFrom(env, 'TRIBUNAL_POLL_SECONDS', 30, 1),
-    internalApiKey: env.INTERNAL_API_KEY ? env.INTERNAL_API_KEY : null,
-    paymentWebhookSecret: env.PAYMENT_WEBHOOK_SECRET ? env.PAYMENT_WEBHOOK_SECRET : null,
+    internalApiKey: credentialFrom(env, 'INTERNAL_API_KEY', production),
+    paymentWebhookSecret: credentialFrom(env, 'PAYMENT_WEBHOOK_SECRET', production),
   };
 }

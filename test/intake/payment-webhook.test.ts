@@ -131,6 +131,24 @@ describe('payment webhook', () => {
     expect(events[0]).toMatchObject({ event_id: 'evt_1', outcome: 'activated' });
   });
 
+  it('verifies the signature over the exact bytes sent, not over a re-serialized body', async () => {
+    await start();
+    const memberId = await newMember(world.api, false);
+    // Whitespace, another key order and a \u escape: JSON.stringify(JSON.parse(body)) differs from it.
+    const body =
+      `{\n  "currency" : "USD", "amount": "100.00",\n  "type": "membership.paid",` +
+      ` "member_id": "${memberId}", "id": "evt_\\u0032" }`;
+    expect(JSON.stringify(JSON.parse(body))).not.toBe(body);
+    const reserialized = JSON.stringify(JSON.parse(body));
+    const wrong = await deliver(body, sign(reserialized, now()));
+    expect(wrong.status).toBe(401);
+    expect(await memberStatus(memberId)).toBe('inactive');
+    const right = await deliver(body, sign(body, now()));
+    expect(right.status).toBe(200);
+    expect(right.body).toMatchObject({ event_id: 'evt_2', outcome: 'activated' });
+    expect(await memberStatus(memberId)).toBe('active');
+  });
+
   it('records other types, unknown members and wrong amounts without activating anyone', async () => {
     await start();
     const memberId = await newMember(world.api, false);
