@@ -18,6 +18,8 @@ export interface TribunalVerdictBody {
     error: string | null;
     graded_at: string;
     reason: string;
+    regraded_by: string;
+    regraded_at: string;
   }>;
 }
 

@@ -90,7 +90,15 @@ const graded: TribunalVerdictChange = {
   error: null,
   graded_at: T1,
   history: [
-    { checks: null, verdict: null, error: 'runner crashed', graded_at: T0, reason: 'retry' },
+    {
+      checks: null,
+      verdict: null,
+      error: 'runner crashed',
+      graded_at: T0,
+      reason: 'retry',
+      regraded_by: 'usr_1',
+      regraded_at: T1,
+    },
   ],
   updated_at: T1,
 };

@@ -199,7 +199,7 @@ describe('tribunal grading with the in-process runner', () => {
     ).toBe(404);
   });
 
-  it('lets only an owner regrade: a member and an API key get 403, the owner a new result with history', async () => {
+  it('lets only an owner regrade: a member and an API key get 403, the owner a new result with history naming who regraded and when', async () => {
     const verdictId = await grade(api, member.token, {
       flight_sheet: 'agent-task-report',
       submission: AGENT_REPORT,
@@ -219,6 +219,7 @@ describe('tribunal grading with the in-process runner', () => {
     ).toEqual(first);
 
     server.clock.advance(60_000);
+    const regradedAt = server.clock.now().toISOString();
     const byOwner = await api('POST', '/v1/tribunal/regrade', { token: owner.token, body });
     expect(byOwner.status).toBe(202);
     expect(byOwner.body).toEqual({ verdict_id: verdictId, status: 'queued' });
@@ -232,6 +233,8 @@ describe('tribunal grading with the in-process runner', () => {
         error: null,
         graded_at: first.graded_at,
         reason: 'rule set reviewed',
+        regraded_by: owner.userId,
+        regraded_at: regradedAt,
       },
     ]);
   });

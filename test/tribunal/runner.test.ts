@@ -11,6 +11,12 @@ const TOKEN = 'runner-token-for-tests-0123456789abcdef';
 const runner = { 'x-runner-token': TOKEN };
 const LOG = { kind: 'log', label: 'agent log', content: 'step 1 ok\nstep 2 ok\n' } as const;
 const agentSheet = BUILTIN_FLIGHT_SHEETS.find((s) => s.slug === 'agent-task-report')!;
+const supportSheet = BUILTIN_FLIGHT_SHEETS.find((s) => s.slug === 'support-reply')!;
+const NOTE = {
+  kind: 'note',
+  label: 'conversation',
+  content: 'customer asked about invoices',
+} as const;
 
 interface ClaimedTask {
   task_id: string;
@@ -140,6 +146,31 @@ describe('runner routes and external runners (TRIBUNAL_RUNNER=external)', () => 
     expect((await act(second.body, 'fail', { error: 'again' })).status).toBe(409);
   });
 
+  it('refuses a runner that grades checklist checks with 400 and no change: the outcome stays at best risk', async () => {
+    const verdictId = await grade(api, owner.token, {
+      flight_sheet: 'support-reply',
+      submission: SUPPORT_REPLY,
+      evidence: [NOTE],
+    });
+    const claimed = await claim('grader');
+    expect(claimed.body).toMatchObject({ verdict_id: verdictId });
+    const { checks } = audit(supportSheet, SUPPORT_REPLY, [NOTE]);
+    const before = await verdictOf(verdictId);
+    const allPass: CheckDraft[] = checks.map((c) => ({ ...c, status: 'pass' }));
+    const graded = await act(claimed.body, 'complete', { checks: allPass });
+    expect(graded.status).toBe(400);
+    expect(graded.body).toEqual({
+      detail: expect.stringMatching(/has status pass; checklist rules allow open/),
+    });
+    expect(await verdictOf(verdictId)).toEqual(before);
+
+    const done = await act(claimed.body, 'complete', { checks });
+    expect(done.status).toBe(200);
+    const settled = await verdictOf(verdictId);
+    expect(settled.checks).toEqual(checks);
+    expect(settled.verdict).toMatchObject({ outcome: 'risk', counts: { open: 4 } });
+  });
+
   it('fails the verdict when the claim expires on the last attempt', async () => {
     const verdictId = await grade(api, owner.token, {
       flight_sheet: 'support-reply',
@@ -168,6 +199,8 @@ describe('runner routes and external runners (TRIBUNAL_RUNNER=external)', () => 
     const afterFail = await verdictOf(verdictId);
     expect(afterFail).toMatchObject({ status: 'failed', error: 'model unavailable' });
 
+    server.clock.advance(1_000);
+    const regradedAt = server.clock.now().toISOString();
     const regraded = await api('POST', '/v1/tribunal/regrade', {
       token: owner.token,
       body: { verdict_id: verdictId, reason: 'model is back' },
@@ -186,6 +219,8 @@ describe('runner routes and external runners (TRIBUNAL_RUNNER=external)', () => 
         error: 'model unavailable',
         graded_at: afterFail.graded_at,
         reason: 'model is back',
+        regraded_by: owner.userId,
+        regraded_at: regradedAt,
       },
     ]);
   });

@@ -5296,6 +5296,9 @@ export interface components {
       /** Format: date-time */
       graded_at: string;
       reason: string;
+      regraded_by: string;
+      /** Format: date-time */
+      regraded_at: string;
     };
     TribunalQueued: {
       verdict_id: string;

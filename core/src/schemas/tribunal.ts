@@ -30,13 +30,16 @@ export const TribunalSheetRef = z.object({
   sha256: Sha256Hex,
 });
 
-/** An earlier result, moved aside by a regrade whose reason it keeps. */
+/** An earlier result, moved aside by a regrade whose reason, owner and time it keeps. */
 export const TribunalHistoryEntry = z.object({
   checks: z.array(CheckDraft).nullable(),
   verdict: Verdict.nullable(),
   error: z.string().nullable(),
   graded_at: Timestamp,
   reason: z.string(),
+  /** The user id of the owner who asked for the regrade. */
+  regraded_by: z.string(),
+  regraded_at: Timestamp,
 });
 
 export const TribunalVerdict = z.object({

@@ -10,7 +10,12 @@ export {
   type TaskEventType,
 } from './claims.js';
 export { acceptRunnerChecks } from './checks.js';
-export { gradeSubmission, type GradableSheet } from './grading.js';
+export {
+  gradeSubmission,
+  gradeTaskResult,
+  type GradableSheet,
+  type TaskGradeResult,
+} from './grading.js';
 export { CLAIM_TOKEN_PREFIX } from './runner.js';
 export { tribunalUseCases, type TribunalUseCases } from './use-cases.js';
 export { tribunalVerdict } from './verdict.js';

@@ -36,7 +36,10 @@ export interface TribunalUseCases {
   /** Pins the sheet (id, slug = newest version, or an inline sheet) and enqueues a grading task. */
   grade(actor: Actor, input: TribunalGradeBody): Promise<TribunalQueued>;
   get(actor: Actor, verdictId: string): Promise<TribunalVerdict>;
-  /** Owner only. Moves the complete or failed result into the history and enqueues a new task. */
+  /**
+   * Owner only. Moves the complete or failed result into the history, with the reason, the owner
+   * and the time of the regrade, and enqueues a new task.
+   */
   regrade(actor: Actor, input: TribunalRegradeBody): Promise<TribunalQueued>;
   /** Requeues expired claims (attempts capped, then failed), then claims the oldest queued task, or null. */
   claim(input: RunnerClaimBody): Promise<RunnerTask | null>;
@@ -151,6 +154,8 @@ export function tribunalUseCases(deps: Deps): TribunalUseCases {
           // A finished verdict always has graded_at; updated_at is the same instant.
           graded_at: record.graded_at ?? record.updated_at,
           reason: input.reason,
+          regraded_by: owner.userId,
+          regraded_at: at,
         };
         const changed = await tx.tribunalVerdicts.update(record.verdict_id, record.status, {
           status: 'queued',

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { RunnerTask, gradeSubmission } from '@runledger/core';
+import { RunnerTask, gradeTaskResult } from '@runledger/core';
 
 export interface ExternalRunnerOptions {
   /** The main API, e.g. http://localhost:8080. */
@@ -80,17 +80,14 @@ export async function runExternalRunner(
   }
 
   async function handle(task: RunnerTask): Promise<void> {
-    let checks;
-    try {
-      ({ checks } = gradeSubmission(task.flight_sheet, task.submission, task.evidence));
-    } catch (error) {
-      const error_ = `grading failed: ${(error as Error).message}`.slice(0, 2000);
-      if (await finish(task, 'fail', { error: error_ })) report.failed += 1;
-      else report.lost += 1;
-      return;
-    }
-    if (await finish(task, 'complete', { checks })) report.completed += 1;
-    else report.lost += 1;
+    const result = gradeTaskResult(task);
+    const finished =
+      result.kind === 'complete'
+        ? await finish(task, 'complete', { checks: result.checks })
+        : await finish(task, 'fail', { error: result.error });
+    if (!finished) report.lost += 1;
+    else if (result.kind === 'complete') report.completed += 1;
+    else report.failed += 1;
   }
 
   const wait = async () => {

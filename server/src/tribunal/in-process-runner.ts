@@ -1,4 +1,4 @@
-import { RunledgerError, gradeSubmission, type Runledger, type RunnerTask } from '@runledger/core';
+import { RunledgerError, gradeTaskResult, type Runledger, type RunnerTask } from '@runledger/core';
 import type { Logger } from 'pino';
 
 export interface InProcessRunner {
@@ -19,18 +19,13 @@ export async function gradeTask(
   task: RunnerTask,
   logger: Logger,
 ): Promise<void> {
-  let checks;
-  try {
-    ({ checks } = gradeSubmission(task.flight_sheet, task.submission, task.evidence));
-  } catch (error) {
-    logger.error({ err: error, task_id: task.task_id }, 'tribunal grading failed');
-    await tribunal.fail(task.task_id, {
-      claim_token: task.claim_token,
-      error: `grading failed: ${(error as Error).message}`.slice(0, 2000),
-    });
+  const result = gradeTaskResult(task);
+  if (result.kind === 'complete') {
+    await tribunal.complete(task.task_id, { claim_token: task.claim_token, checks: result.checks });
     return;
   }
-  await tribunal.complete(task.task_id, { claim_token: task.claim_token, checks });
+  logger.error({ task_id: task.task_id, error: result.error }, 'tribunal grading failed');
+  await tribunal.fail(task.task_id, { claim_token: task.claim_token, error: result.error });
 }
 
 /**
@@ -74,6 +69,9 @@ export function startInProcessRunner(
       .catch((error: unknown) => logger.error({ err: error }, 'tribunal runner failed'))
       .finally(() => {
         draining = null;
+        // A wake after drain's last `again` check, while `draining` was still set, only raised the
+        // flag; without this look its task would wait for the slow poll.
+        if (again) wake();
       });
   };
 
