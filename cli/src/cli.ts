@@ -5,12 +5,13 @@ import { ledgerCommands } from './commands/ledger.js';
 import { projectCommands } from './commands/projects.js';
 import { routerCommands } from './commands/router.js';
 import { runCommands } from './commands/runs.js';
+import { joinStdinDash } from './commands/secret.js';
 import { serveCommand } from './commands/serve.js';
 import type { GlobalArgs } from './context.js';
 import { CliError } from './errors.js';
 
 function parser(args: readonly string[]) {
-  const root = yargs([...args])
+  const root = yargs(joinStdinDash(args))
     .scriptName('runledger')
     .usage('$0 <command> [options]')
     .option('base-url', {

@@ -14,8 +14,10 @@ export interface Context {
   json: boolean;
   configFile: string;
   stored: StoredConfig;
-  /** RUNLEDGER_TOKEN, else the stored JWT or API key. */
+  /** RUNLEDGER_TOKEN, else the stored JWT or API key when it was stored for `baseUrl`. */
   token: string | undefined;
+  /** A credential is stored, but for another server, so it is withheld from this one. */
+  storedForOtherServer: boolean;
   env: Env;
 }
 
@@ -34,27 +36,49 @@ function checkedUrl(url: string, source: string): string {
   return trimSlash(url);
 }
 
-/** Flags win over the environment, which wins over what `login` stored. */
+/** Scheme, host, port and path, so `http://Host:80/` and `http://host` name the same server. */
+function sameServer(a: string, b: string | undefined): boolean {
+  if (b === undefined) return false;
+  try {
+    return trimSlash(new URL(a).href) === trimSlash(new URL(b).href);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Flags win over the environment, which wins over what `login` stored. The stored credential is only
+ * ever sent to the server it was stored for: a mistyped or handed-over URL must not receive it.
+ */
 export async function contextOf(argv: GlobalArgs, env: Env = process.env): Promise<Context> {
   const configFile = configPath(env);
   const stored = await readConfig(configFile);
   const base = argv['base-url'] ?? env.RUNLEDGER_URL ?? stored.base_url ?? DEFAULT_BASE_URL;
   const router = argv['router-url'] ?? env.RUNLEDGER_ROUTER_URL ?? DEFAULT_ROUTER_URL;
+  const baseUrl = checkedUrl(base, '--base-url');
+  const storedHere = sameServer(baseUrl, stored.base_url);
   return {
-    baseUrl: checkedUrl(base, '--base-url'),
+    baseUrl,
     routerUrl: checkedUrl(router, '--router-url'),
     json: argv.json === true,
     configFile,
     stored,
-    token: env.RUNLEDGER_TOKEN || stored.credential?.value,
+    token: env.RUNLEDGER_TOKEN || (storedHere ? stored.credential?.value : undefined),
+    storedForOtherServer: stored.credential !== undefined && !storedHere,
     env,
   };
 }
 
 export function requireToken(context: Context): string {
   if (context.token) return context.token;
+  if (context.storedForOtherServer) {
+    throw new CliError(
+      'not_signed_in',
+      `no credential for ${context.baseUrl}: run \`runledger login --base-url ${context.baseUrl}\`, or set RUNLEDGER_TOKEN`,
+    );
+  }
   throw new CliError(
     'not_signed_in',
-    'not signed in: run `runledger login --email you@example.com`, `runledger login --api-key rlk_…` or set RUNLEDGER_TOKEN',
+    'not signed in: run `runledger login --email you@example.com`, `runledger login --api-key -` (the key on stdin) or set RUNLEDGER_TOKEN',
   );
 }

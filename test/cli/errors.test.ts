@@ -113,12 +113,14 @@ describe('the CLI reports failures honestly and keeps credentials private', () =
   it('stores an API key after checking it, under XDG_CONFIG_HOME with mode 0600', async () => {
     const xdg = join(home, 'xdg');
     const env = { RUNLEDGER_URL: server.url, XDG_CONFIG_HOME: xdg };
-    const bad = await runNode(CLI, ['login', '--api-key', 'rlk_wrong'], env);
+    const bad = await runNode(CLI, ['login', '--api-key', '-'], env, 'rlk_wrong\n');
     expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/\(HTTP 401\)\n$/);
     await expect(stat(join(xdg, 'runledger', 'config.json'))).rejects.toThrow();
 
-    const good = await runNode(CLI, ['login', '--api-key', apiKey], env);
+    const good = await runNode(CLI, ['login'], { ...env, RUNLEDGER_API_KEY: apiKey });
     expect(good.code, good.stderr).toBe(0);
+    expect(good.stderr).toBe('');
     const file = join(xdg, 'runledger', 'config.json');
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     expect(JSON.parse(await readFile(file, 'utf8'))).toMatchObject({
@@ -135,6 +137,39 @@ describe('the CLI reports failures honestly and keeps credentials private', () =
       await runNode(CLI, ['whoami', '--json'], { XDG_CONFIG_HOME: xdg, RUNLEDGER_TOKEN: jwt }),
     );
     expect(overridden.kind).toBe('user');
+  });
+
+  it('reads the API key from stdin and warns when it is given on the command line', async () => {
+    const stored = async (config: string) =>
+      (JSON.parse(await readFile(config, 'utf8')) as { credential: { value: string } }).credential
+        .value;
+    const fromStdin = {
+      RUNLEDGER_URL: server.url,
+      RUNLEDGER_CONFIG: join(home, 'stdin', 'config.json'),
+    };
+    const bare = await runNode(CLI, ['login', '--api-key', '--json'], fromStdin, `${apiKey}\n`);
+    expect(bare.code, bare.stderr).toBe(0);
+    expect(bare.stderr).toBe('');
+    expect(await stored(fromStdin.RUNLEDGER_CONFIG)).toBe(apiKey);
+
+    const empty = await runNode(CLI, ['login', '--api-key', '-'], fromStdin, '');
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain('--api-key: nothing on stdin');
+
+    const literal = {
+      RUNLEDGER_URL: server.url,
+      RUNLEDGER_CONFIG: join(home, 'literal', 'config.json'),
+    };
+    const flagged = await runNode(CLI, ['login', '--api-key', apiKey], literal);
+    expect(flagged.code, flagged.stderr).toBe(0);
+    expect(flagged.stderr).toMatch(
+      /^runledger: warning: --api-key with a value is visible in the process list[^\n]*\n$/,
+    );
+    expect(await stored(literal.RUNLEDGER_CONFIG)).toBe(apiKey);
+
+    const neither = await runNode(CLI, ['login'], { RUNLEDGER_URL: server.url });
+    expect(neither.code).toBe(2);
+    expect(neither.stderr).toContain('give --email, or --api-key, or set RUNLEDGER_API_KEY');
   });
 
   it('asks for the link on stdin when the server mails it instead of returning it', async () => {

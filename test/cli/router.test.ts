@@ -103,16 +103,16 @@ describe('the router commands and `router worker --once`', () => {
     );
     expect(shown).toMatchObject({ status: 'completed', log_lines: 1, progress: 100 });
 
-    // Nothing left: --once reports that and still exits 0.
+    // Nothing left: --once reports that and still exits 0. The key comes on stdin this time.
     const idle = await runNode(
       CLI,
-      ['router', 'worker', '--once', '--registration-key', REGISTRATION_KEY],
-      {
-        RUNLEDGER_ROUTER_URL: server.routerUrl,
-      },
+      ['router', 'worker', '--once', '--registration-key', '-'],
+      { RUNLEDGER_ROUTER_URL: server.routerUrl },
+      `${REGISTRATION_KEY}\n`,
     );
-    expect(idle.code).toBe(0);
+    expect(idle.code, idle.stderr).toBe(0);
     expect(idle.stderr).toContain('no queued job');
+    expect(idle.stderr).not.toContain('warning');
 
     const types = (await receipts(server.dataDir)).map((r) => r.type);
     expect(types).toEqual(
@@ -130,14 +130,23 @@ describe('the router commands and `router worker --once`', () => {
   }, 120_000);
 
   it('reports a refused registration key with the server detail and exit 1', async () => {
-    const refused = await runNode(
-      CLI,
-      ['router', 'worker', '--once', '--registration-key', 'wrong'],
-      {
-        RUNLEDGER_ROUTER_URL: server.routerUrl,
-      },
-    );
+    const refused = await runNode(CLI, ['router', 'worker', '--once'], {
+      RUNLEDGER_ROUTER_URL: server.routerUrl,
+      WORKER_REGISTRATION_KEY: 'wrong',
+    });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/^runledger: .*registration.* \(HTTP 401\)\n$/i);
+  });
+
+  it('still takes a literal --registration-key, with a warning that ps shows it', async () => {
+    const flagged = await runNode(CLI, ['router', 'worker', '--once', '--registration-key', 'k'], {
+      RUNLEDGER_ROUTER_URL: server.routerUrl,
+    });
+    expect(flagged.code).toBe(1);
+    const [warning, refusal] = flagged.stderr.split('\n');
+    expect(warning).toMatch(
+      /^runledger: warning: --registration-key with a value is visible in the process list/,
+    );
+    expect(refusal).toMatch(/registration.* \(HTTP 401\)$/i);
   });
 });

@@ -1,10 +1,10 @@
-import { createInterface } from 'node:readline';
 import type { Argv } from 'yargs';
 import { writeConfig } from '../config/file.js';
 import { contextOf, type Context, type GlobalArgs } from '../context.js';
 import { CliError } from '../errors.js';
 import { mainApi, ok } from '../http/client.js';
 import { emit, fields, note } from '../output.js';
+import { firstLineOfStdin, readSecret } from './secret.js';
 
 /** The token of a sign-in link, or the text itself when someone pasted just the token. */
 export function tokenFrom(linkOrToken: string): string {
@@ -18,15 +18,6 @@ export function tokenFrom(linkOrToken: string): string {
   return trimmed;
 }
 
-async function firstLineOfStdin(): Promise<string> {
-  const lines = createInterface({ input: process.stdin, terminal: false });
-  for await (const line of lines) {
-    lines.close();
-    return line;
-  }
-  throw new CliError('local_input', 'no sign-in link or token on stdin');
-}
-
 async function loginWithEmail(context: Context, email: string): Promise<void> {
   const api = mainApi(context, true);
   const requested = await ok(api.POST('/auth/request', { body: { email } }));
@@ -37,7 +28,7 @@ async function loginWithEmail(context: Context, email: string): Promise<void> {
     token = tokenFrom(requested.dev_link);
   } else {
     note(`A sign-in link was sent to ${email}. Paste the link (or its token) and press Enter:`);
-    token = tokenFrom(await firstLineOfStdin());
+    token = tokenFrom(await firstLineOfStdin('no sign-in link or token on stdin'));
   }
   const verified = await ok(api.POST('/auth/verify', { body: { token } }));
   await writeConfig(context.configFile, {
@@ -74,16 +65,25 @@ export function authCommands(cli: Argv<GlobalArgs>): Argv<GlobalArgs> {
       (y) =>
         y
           .option('email', { type: 'string', describe: 'request a sign-in link for this address' })
-          .option('api-key', { type: 'string', describe: 'store this API key (rlk_…) instead' })
-          .conflicts('email', 'api-key')
-          .check((argv) => {
-            if (!argv.email && !argv['api-key']) throw new Error('give --email or --api-key');
-            return true;
-          }),
+          .option('api-key', {
+            type: 'string',
+            describe:
+              'store an API key (rlk_…) instead: bare, from RUNLEDGER_API_KEY if set, else stdin; `-` reads stdin',
+          })
+          .conflicts('email', 'api-key'),
       async (argv) => {
         const context = await contextOf(argv);
-        if (argv['api-key']) await loginWithApiKey(context, argv['api-key']);
-        else await loginWithEmail(context, argv.email as string);
+        if (argv.email) return loginWithEmail(context, argv.email);
+        const key = await readSecret({
+          flag: argv['api-key'],
+          flagName: '--api-key',
+          envName: 'RUNLEDGER_API_KEY',
+          env: context.env,
+        });
+        if (!key) {
+          throw new CliError('usage', 'give --email, or --api-key, or set RUNLEDGER_API_KEY');
+        }
+        return loginWithApiKey(context, key);
       },
     )
     .command(

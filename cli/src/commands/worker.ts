@@ -5,6 +5,7 @@ import { CliError } from '../errors.js';
 import type { components } from '../generated/router-api.js';
 import { failure, ok, routerApi } from '../http/client.js';
 import { emit, note } from '../output.js';
+import { readSecret } from './secret.js';
 
 type Schemas = components['schemas'];
 type NodeClass = Schemas['NodeClass'];
@@ -95,7 +96,8 @@ export function workerCommand(router: Argv<GlobalArgs>): Argv<GlobalArgs> {
         })
         .option('registration-key', {
           type: 'string',
-          describe: 'the server’s WORKER_REGISTRATION_KEY (default: that variable here)',
+          describe:
+            'prefer the WORKER_REGISTRATION_KEY variable; `-` reads the key from stdin, a literal value is visible in ps',
         })
         .option('once', { type: 'boolean', default: false, describe: 'handle at most one job' })
         .option('interval', {
@@ -105,9 +107,14 @@ export function workerCommand(router: Argv<GlobalArgs>): Argv<GlobalArgs> {
         }),
     async (argv) => {
       const context = await contextOf(argv);
-      const registrationKey = argv['registration-key'] ?? context.env.WORKER_REGISTRATION_KEY;
+      const registrationKey = await readSecret({
+        flag: argv['registration-key'],
+        flagName: '--registration-key',
+        envName: 'WORKER_REGISTRATION_KEY',
+        env: context.env,
+      });
       if (!registrationKey) {
-        throw new CliError('usage', 'give --registration-key or set WORKER_REGISTRATION_KEY');
+        throw new CliError('usage', 'set WORKER_REGISTRATION_KEY or give --registration-key -');
       }
       await runWorker(context, {
         name: argv.name,

@@ -1,4 +1,4 @@
-import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { CliError } from '../errors.js';
@@ -44,12 +44,21 @@ export async function readConfig(path: string): Promise<StoredConfig> {
 
 /**
  * The file holds a credential, so it is created 0600 (and its folder 0700) before a byte is written,
- * then renamed into place so a crash never leaves half a file.
+ * then renamed into place so a crash never leaves half a file. A stale temp file is removed and the
+ * new one created exclusively: reusing it would keep its old mode, anyone's open descriptor on it,
+ * or a symlink pointing elsewhere.
  */
 export async function writeConfig(path: string, config: StoredConfig): Promise<void> {
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   const temp = `${path}.${process.pid}.tmp`;
-  await writeFile(temp, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
-  await chmod(temp, 0o600);
+  await rm(temp, { force: true });
+  const file = await open(temp, 'wx', 0o600);
+  try {
+    // The umask can only narrow the mode, but make 0600 exact before the credential is written.
+    await file.chmod(0o600);
+    await file.writeFile(`${JSON.stringify(config, null, 2)}\n`);
+  } finally {
+    await file.close();
+  }
   await rename(temp, path);
 }
