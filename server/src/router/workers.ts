@@ -13,7 +13,9 @@ import {
   WorkerRegistered,
   WorkerStatusBody,
   type Runledger,
+  type WorkerActor,
 } from '@runledger/core';
+import type { z } from 'zod';
 import type { Request } from 'express';
 import { internalCredentialGuard } from '../http/credential.js';
 import { defineRoute, type Route } from '../http/route.js';
@@ -38,6 +40,30 @@ function registrationGuard(key: string | null): (req: Request) => void {
 }
 
 export function workerRoutes({ runledger, registrationKey }: WorkerRouteDeps): Route[] {
+  /** A worker call on one job under its lease: only the action, the body and the use case differ. */
+  const leaseCall = <B extends z.ZodType>(
+    action: string,
+    summary: string,
+    description: string,
+    body: B,
+    call: (actor: WorkerActor, jobId: string, input: z.output<B>) => Promise<RouterJob>,
+  ) =>
+    defineRoute({
+      method: 'post',
+      path: `/workers/jobs/{job_id}/${action}`,
+      summary,
+      description,
+      tag: 'workers',
+      auth: 'worker',
+      params: JobParams,
+      body,
+      status: 200,
+      response: RouterJob,
+      errors: [404, 409],
+      handler: async ({ actor, params, body: input }) =>
+        call(actor, params.job_id, input as z.output<B>),
+    });
+
   return [
     defineRoute({
       method: 'post',
@@ -85,97 +111,48 @@ export function workerRoutes({ runledger, registrationKey }: WorkerRouteDeps): R
       noContent: 'No queued job for this node class',
       handler: async ({ actor }) => runledger.router.leaseJob(actor),
     }),
-    defineRoute({
-      method: 'post',
-      path: '/workers/jobs/{job_id}/accept',
-      summary: 'leased → running; billing starts now',
-      description: `Writes \`worker_job_accepted\`. ${STALE_LEASE}`,
-      tag: 'workers',
-      auth: 'worker',
-      params: JobParams,
-      body: WorkerAcceptBody,
-      status: 200,
-      response: RouterJob,
-      errors: [404, 409],
-      handler: async ({ actor, params, body }) =>
-        runledger.router.acceptJob(actor, params.job_id, body),
-    }),
-    defineRoute({
-      method: 'post',
-      path: '/workers/jobs/{job_id}/status',
-      summary: 'Reports progress (0–100) and a message on a running job',
-      description: STALE_LEASE,
-      tag: 'workers',
-      auth: 'worker',
-      params: JobParams,
-      body: WorkerStatusBody,
-      status: 200,
-      response: RouterJob,
-      errors: [404, 409],
-      handler: async ({ actor, params, body }) =>
-        runledger.router.reportStatus(actor, params.job_id, body),
-    }),
-    defineRoute({
-      method: 'post',
-      path: '/workers/jobs/{job_id}/logs',
-      summary: 'Appends log lines to a running job',
-      description: STALE_LEASE,
-      tag: 'workers',
-      auth: 'worker',
-      params: JobParams,
-      body: WorkerLogsBody,
-      status: 200,
-      response: RouterJob,
-      errors: [404, 409],
-      handler: async ({ actor, params, body }) =>
-        runledger.router.appendLogs(actor, params.job_id, body),
-    }),
-    defineRoute({
-      method: 'post',
-      path: '/workers/jobs/{job_id}/artifacts',
-      summary: 'Reports artifacts of a running job',
-      description: `Writes one \`artifact_reported\` receipt per artifact. ${STALE_LEASE}`,
-      tag: 'workers',
-      auth: 'worker',
-      params: JobParams,
-      body: WorkerArtifactsBody,
-      status: 200,
-      response: RouterJob,
-      errors: [404, 409],
-      handler: async ({ actor, params, body }) =>
-        runledger.router.reportArtifacts(actor, params.job_id, body),
-    }),
-    defineRoute({
-      method: 'post',
-      path: '/workers/jobs/{job_id}/complete',
-      summary: 'running → completed; the server computes the cost',
-      description:
-        'cost = whole seconds from accept to now × the class rate / 3600, half-up to cents (billed_seconds ' +
+    leaseCall(
+      'accept',
+      'leased → running; billing starts now',
+      `Writes \`worker_job_accepted\`. ${STALE_LEASE}`,
+      WorkerAcceptBody,
+      (actor, jobId, input) => runledger.router.acceptJob(actor, jobId, input),
+    ),
+    leaseCall(
+      'status',
+      'Reports progress (0–100) and a message on a running job',
+      STALE_LEASE,
+      WorkerStatusBody,
+      (actor, jobId, input) => runledger.router.reportStatus(actor, jobId, input),
+    ),
+    leaseCall(
+      'logs',
+      'Appends log lines to a running job',
+      STALE_LEASE,
+      WorkerLogsBody,
+      (actor, jobId, input) => runledger.router.appendLogs(actor, jobId, input),
+    ),
+    leaseCall(
+      'artifacts',
+      'Reports artifacts of a running job',
+      `Writes one \`artifact_reported\` receipt per artifact. ${STALE_LEASE}`,
+      WorkerArtifactsBody,
+      (actor, jobId, input) => runledger.router.reportArtifacts(actor, jobId, input),
+    ),
+    leaseCall(
+      'complete',
+      'running → completed; the server computes the cost',
+      'cost = whole seconds from accept to now × the class rate / 3600, half-up to cents (billed_seconds ' +
         `says how many). Writes \`worker_job_completed\` with the cost. ${STALE_LEASE}`,
-      tag: 'workers',
-      auth: 'worker',
-      params: JobParams,
-      body: WorkerCompleteBody,
-      status: 200,
-      response: RouterJob,
-      errors: [404, 409],
-      handler: async ({ actor, params, body }) =>
-        runledger.router.completeWorkerJob(actor, params.job_id, body),
-    }),
-    defineRoute({
-      method: 'post',
-      path: '/workers/jobs/{job_id}/fail',
-      summary: 'leased or running → failed, with the worker’s error text',
-      description: `Writes \`worker_job_failed\`. ${STALE_LEASE}`,
-      tag: 'workers',
-      auth: 'worker',
-      params: JobParams,
-      body: WorkerFailBody,
-      status: 200,
-      response: RouterJob,
-      errors: [404, 409],
-      handler: async ({ actor, params, body }) =>
-        runledger.router.failWorkerJob(actor, params.job_id, body),
-    }),
+      WorkerCompleteBody,
+      (actor, jobId, input) => runledger.router.completeWorkerJob(actor, jobId, input),
+    ),
+    leaseCall(
+      'fail',
+      'leased or running → failed, with the worker’s error text',
+      `Writes \`worker_job_failed\`. ${STALE_LEASE}`,
+      WorkerFailBody,
+      (actor, jobId, input) => runledger.router.failWorkerJob(actor, jobId, input),
+    ),
   ];
 }
