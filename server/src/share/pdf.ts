@@ -14,8 +14,14 @@ function heading(doc: Doc, text: string): void {
 }
 
 function field(doc: Doc, label: string, value: string | number, mono = false): void {
+  if (mono) {
+    // A 64-character hash does not fit beside its label on an A4 line: it gets a line of its own.
+    doc.font('Helvetica-Bold').fontSize(10).text(`${label}:`);
+    doc.font('Courier').text(String(value));
+    return;
+  }
   doc.font('Helvetica-Bold').fontSize(10).text(`${label}: `, { continued: true });
-  doc.font(mono ? 'Courier' : 'Helvetica').text(String(value));
+  doc.font('Helvetica').text(String(value));
 }
 
 function runSections(doc: Doc, p: RunReceiptPayload, orgName: string): void {
