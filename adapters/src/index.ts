@@ -1,4 +1,5 @@
 export * from './sqlite/index.js';
+export * from './postgres/index.js';
 export * from './mail/index.js';
 export { cryptoRandom, systemClock } from './system.js';
 export * from './files/index.js';

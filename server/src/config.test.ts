@@ -25,6 +25,13 @@ describe('loadConfig', () => {
     expect((await stat(join(dataDir, 'jwt-secret'))).mode & 0o777).toBe(0o600);
   });
 
+  it('uses PostgreSQL only when DATABASE_URL is set and non-empty', () => {
+    expect(loadConfig({ DATA_DIR: dataDir }).databaseUrl).toBeNull();
+    expect(loadConfig({ DATA_DIR: dataDir, DATABASE_URL: '' }).databaseUrl).toBeNull();
+    const url = 'postgres://app@db.internal:5432/runledger';
+    expect(loadConfig({ DATA_DIR: dataDir, DATABASE_URL: url }).databaseUrl).toBe(url);
+  });
+
   it('reads DESIGN.md defaults and rejects malformed numbers', () => {
     const config = loadConfig({ DATA_DIR: dataDir });
     expect(config).toMatchObject({

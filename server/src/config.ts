@@ -8,6 +8,8 @@ export interface ServerConfig {
   port: number;
   host: string;
   dataDir: string;
+  /** DATABASE_URL: set, storage is PostgreSQL at this URL; unset, SQLite in dataDir. */
+  databaseUrl: string | null;
   production: boolean;
   publicBaseUrl: string;
   jwtSecret: string;
@@ -160,6 +162,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     port,
     host: env.HOST ?? '0.0.0.0',
     dataDir,
+    databaseUrl: env.DATABASE_URL ? env.DATABASE_URL : null,
     production,
     publicBaseUrl,
     jwtSecret,

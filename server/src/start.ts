@@ -5,6 +5,7 @@ import {
   cryptoRandom,
   openJsonlReceiptSink,
   openFileBlobStore,
+  openPostgresStorage,
   openSqliteStorage,
   smtpMailer,
   systemClock,
@@ -50,7 +51,10 @@ export async function startServer(
   const logger = options.logger ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock();
   mkdirSync(config.dataDir, { recursive: true });
-  const storage = await openSqliteStorage({ file: join(config.dataDir, 'runledger.sqlite') });
+  const storage =
+    config.databaseUrl === null
+      ? await openSqliteStorage({ file: join(config.dataDir, 'runledger.sqlite') })
+      : await openPostgresStorage({ connectionString: config.databaseUrl });
   const opened: Array<() => Promise<void>> = [() => storage.close()];
   // Undo in reverse order of opening; used both when start-up fails half way and on close.
   const closeOpened = async () => {

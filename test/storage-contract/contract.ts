@@ -78,8 +78,18 @@ async function allPages<R>(
   }
 }
 
+/**
+ * How an adapter runs transactions: `serial` ones (one SQLite connection) run one after another in
+ * the order they were started; `concurrent` ones (a PostgreSQL pool) overlap but stay isolated.
+ */
+export type TransactionModel = 'serial' | 'concurrent';
+
 /** The behaviour every storage adapter must show; `open` returns a fresh, empty, migrated storage. */
-export function describeStorageContract(name: string, open: () => Promise<Storage>): void {
+export function describeStorageContract(
+  name: string,
+  open: () => Promise<Storage>,
+  model: TransactionModel = 'serial',
+): void {
   describe(`storage contract: ${name}`, () => {
     let storage: Storage;
     beforeEach(async () => {
@@ -448,7 +458,7 @@ export function describeStorageContract(name: string, open: () => Promise<Storag
         expect(await tx((r) => r.orgs.byId('org_1'))).not.toBeNull();
       });
 
-      it('never interleaves concurrent transactions', async () => {
+      it.runIf(model === 'serial')('never interleaves concurrent transactions', async () => {
         const events: string[] = [];
         const work = (name: string) =>
           tx(async (r) => {
@@ -469,6 +479,27 @@ export function describeStorageContract(name: string, open: () => Promise<Storag
         ]);
         expect(events).toEqual(expected);
       });
+
+      it.runIf(model === 'concurrent')(
+        "never shows a concurrent transaction's uncommitted writes",
+        async () => {
+          let written!: () => void;
+          const wrote = new Promise<void>((resolve) => (written = resolve));
+          let release!: () => void;
+          const held = new Promise<void>((resolve) => (release = resolve));
+          const writer = tx(async (r) => {
+            await seedOrg(r, 1);
+            written();
+            await held;
+          });
+          await wrote;
+          const during = await tx((r) => r.orgs.byId('org_1'));
+          release();
+          await writer;
+          expect(during).toBeNull();
+          expect(await tx((r) => r.orgs.byId('org_1'))).not.toBeNull();
+        },
+      );
 
       it('keeps serving after a failed transaction', async () => {
         const failing = tx(async () => {

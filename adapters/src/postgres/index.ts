@@ -1,0 +1,1 @@
+export { openPostgresStorage, type PostgresStorageOptions } from './storage.js';
