@@ -1,52 +1,17 @@
 import type { Repositories, Storage } from '@runledger/core';
-import { apiKeysRepository } from '../sqlite/api-keys.js';
-import { computeNodesRepository, quotesRepository } from '../sqlite/compute.js';
-import { datasetsRepository } from '../sqlite/datasets.js';
-import { checksRepository } from '../sqlite/checks.js';
-import { evidenceRepository } from '../sqlite/evidence.js';
-import { incidentsRepository } from '../sqlite/incidents.js';
-import { flightSheetsRepository } from '../sqlite/flight-sheets.js';
-import { runsRepository } from '../sqlite/runs.js';
-import { submissionsRepository } from '../sqlite/submissions.js';
-import { tribunalTasksRepository, tribunalVerdictsRepository } from '../sqlite/tribunal.js';
 import type { Sql } from '../sqlite/connection.js';
+import { repositories as sharedRepositories } from '../sqlite/repositories.js';
 import { checkSchemaName, Connection } from './connection.js';
 import { jobsRepository, membershipsRepository, receiptsRepository } from './locks.js';
-import { linksRepository } from '../sqlite/links.js';
 import { migrate } from './migrations.js';
-import { orgsRepository } from '../sqlite/orgs.js';
-import { paymentEventsRepository } from '../sqlite/payment-events.js';
-import { projectsRepository } from '../sqlite/projects.js';
-import { routerMembersRepository } from '../sqlite/router-members.js';
-import { routerOutboxRepository } from '../sqlite/router-outbox.js';
-import { usersRepository } from '../sqlite/users.js';
-import { workersRepository } from '../sqlite/workers.js';
 
+/** The shared statements, with the lock-taking versions where SQLite relied on serialized transactions. */
 function repositories(sql: Sql): Repositories {
   return {
-    users: usersRepository(sql),
-    orgs: orgsRepository(sql),
-    memberships: membershipsRepository(sql),
-    links: linksRepository(sql),
-    apiKeys: apiKeysRepository(sql),
-    projects: projectsRepository(sql),
-    routerMembers: routerMembersRepository(sql),
-    datasets: datasetsRepository(sql),
-    computeNodes: computeNodesRepository(sql),
-    quotes: quotesRepository(sql),
+    ...sharedRepositories(sql),
     jobs: jobsRepository(sql),
-    workers: workersRepository(sql),
-    routerOutbox: routerOutboxRepository(sql),
-    paymentEvents: paymentEventsRepository(sql),
-    flightSheets: flightSheetsRepository(sql),
-    runs: runsRepository(sql),
-    submissions: submissionsRepository(sql),
-    evidence: evidenceRepository(sql),
-    checks: checksRepository(sql),
+    memberships: membershipsRepository(sql),
     receipts: receiptsRepository(sql),
-    tribunalVerdicts: tribunalVerdictsRepository(sql),
-    tribunalTasks: tribunalTasksRepository(sql),
-    incidents: incidentsRepository(sql),
   };
 }
 
