@@ -35,6 +35,8 @@ async function openFresh(): Promise<Storage> {
   schemas.add(schema);
   const storage = await openPostgresStorage({ connectionString: URL, schema });
   return {
+    read: (fn) => storage.read(fn),
+    write: (fn) => storage.write(fn),
     transaction: (fn) => storage.transaction(fn),
     close: async () => {
       await storage.close();

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Sql, SqlParam } from '../sqlite/connection.js';
+import { scoped, type Sql, type SqlParam } from '../sql/sql.js';
 import { numberPlaceholders } from './placeholders.js';
 
 /** Serialization failure and deadlock: the transaction did nothing and may simply run again. */
@@ -30,30 +30,20 @@ function wrap(client: pg.PoolClient): Sql {
   };
 }
 
-/** A handle valid only while its transaction runs, so a repository leaked out of `fn` cannot write later. */
-function scoped(sql: Sql): { sql: Sql; end: () => void } {
-  let live = true;
-  const guard =
-    <A extends unknown[], R>(f: (...args: A) => Promise<R>) =>
-    (...args: A): Promise<R> =>
-      live ? f(...args) : Promise.reject(new Error('transaction already finished'));
-  return {
-    sql: {
-      run: guard(sql.run),
-      get: guard(sql.get) as Sql['get'],
-      all: guard(sql.all) as Sql['all'],
-      exec: guard(sql.exec),
-    },
-    end: () => {
-      live = false;
-    },
-  };
-}
-
 function isRetryable(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && RETRYABLE.has(code);
 }
+
+/**
+ * A write runs at READ COMMITTED and serializes what it must with `lock(key)`; a read is one
+ * REPEATABLE READ snapshot, READ ONLY so that a write inside it fails.
+ */
+export type Mode = 'read' | 'write';
+const BEGIN: Record<Mode, string> = {
+  read: 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY',
+  write: 'BEGIN ISOLATION LEVEL READ COMMITTED',
+};
 
 export interface PoolOptions {
   connectionString: string;
@@ -95,24 +85,24 @@ export class Connection {
    * Runs `fn` inside BEGIN … COMMIT on one pooled client; any throw rolls back and is rethrown.
    * A serialization failure or deadlock reruns `fn` from the start, a few times at most.
    */
-  async transaction<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
+  async transaction<T>(fn: (sql: Sql) => Promise<T>, mode: Mode = 'write'): Promise<T> {
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return await this.once(fn);
+        return await this.once(fn, mode);
       } catch (error) {
         if (attempt >= ATTEMPTS || !isRetryable(error)) throw error;
       }
     }
   }
 
-  private async once<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
+  private async once<T>(fn: (sql: Sql) => Promise<T>, mode: Mode): Promise<T> {
     if (this.closed) throw new Error('storage is closed');
     const client = await this.pool.connect();
     const raw = wrap(client);
     const handle = scoped(raw);
     let broken = false;
     try {
-      await raw.exec('BEGIN ISOLATION LEVEL READ COMMITTED');
+      await raw.exec(BEGIN[mode]);
       const result = await fn(handle.sql);
       handle.end();
       await raw.exec('COMMIT');

@@ -1,5 +1,6 @@
 import type { Repositories, Storage } from '@runledger/core';
-import type { Sql } from '../sqlite/connection.js';
+import type { Sql } from '../sql/sql.js';
+import { writeTransaction } from '../sql/write-transaction.js';
 import { repositories as sharedRepositories } from '../sqlite/repositories.js';
 import { checkSchemaName, Connection } from './connection.js';
 import { jobsRepository, membershipsRepository, receiptsRepository } from './locks.js';
@@ -12,6 +13,13 @@ function repositories(sql: Sql): Repositories {
     jobs: jobsRepository(sql),
     memberships: membershipsRepository(sql),
     receipts: receiptsRepository(sql),
+  };
+}
+
+/** `lock(key)`: a transaction-scoped advisory lock on the key's 64-bit hash, released at COMMIT or ROLLBACK. */
+function lockFor(sql: Sql): (key: string) => Promise<void> {
+  return async (key) => {
+    await sql.run('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [key]);
   };
 }
 
@@ -43,8 +51,12 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
     await connection.close();
     throw error;
   }
+  const write: Storage['write'] = (fn) =>
+    connection.transaction((sql) => fn(writeTransaction(repositories(sql), lockFor(sql))));
   return {
-    transaction: (fn) => connection.transaction((sql) => fn(repositories(sql))),
+    read: (fn) => connection.transaction((sql) => fn(repositories(sql)), 'read'),
+    write,
+    transaction: write,
     close: () => connection.close(),
   };
 }

@@ -1,24 +1,40 @@
 import type { Storage } from '@runledger/core';
+import { writeTransaction } from '../sql/write-transaction.js';
 import { Connection } from './connection.js';
 import { migrate } from './migrations.js';
+import { ReadPool } from './read-pool.js';
 import { repositories } from './repositories.js';
 
 export interface SqliteStorageOptions {
   /** A file path (WAL mode); the directory must exist. */
   file: string;
+  /** Read-only connections serving `read` (default 4). */
+  readers?: number;
 }
+
+/** SQLite has one writer and its batch's savepoints run one after another: every lock is already held. */
+const held = (): Promise<void> => Promise.resolve();
 
 /** Opens (creating if needed) and migrates the SQLite database, and returns the storage port. */
 export async function openSqliteStorage(options: SqliteStorageOptions): Promise<Storage> {
   const connection = await Connection.open(options.file);
+  let pool: ReadPool;
   try {
     await migrate(connection);
+    pool = await ReadPool.open(options.file, options.readers ?? 4);
   } catch (error) {
     await connection.close();
     throw error;
   }
+  const write: Storage['write'] = (fn) =>
+    connection.transaction((sql) => fn(writeTransaction(repositories(sql), held)));
   return {
-    transaction: (fn) => connection.transaction((sql) => fn(repositories(sql))),
-    close: () => connection.close(),
+    read: (fn) => pool.read((sql) => fn(repositories(sql))),
+    write,
+    transaction: write,
+    close: async () => {
+      await connection.close();
+      await pool.close();
+    },
   };
 }

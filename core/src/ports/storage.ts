@@ -25,14 +25,24 @@ export type * from './tribunal-storage.js';
 export type * from './incident-storage.js';
 
 /**
- * Storage as repositories plus one `transaction(fn)` (DESIGN.md section 1).
- * Every use case runs inside one transaction; a throw inside `fn` rolls everything back.
+ * Storage as repositories inside transactions (docs/storage.md describes the engines' side).
+ * A throw inside `fn` rolls that transaction back and is rethrown.
  * Adding a concern later (runs, receipts, router) is adding a field to `Repositories`.
  * Times are ISO 8601 UTC strings with milliseconds, so they also compare correctly as text.
  */
 export interface Storage {
-  transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T>;
+  /** A read-only, consistent snapshot. Never queued behind writes (SQLite: a small pool of WAL read connections, opened read-only; it never sees uncommitted data). Writing inside throws. */
+  read<T>(fn: (tx: Repositories) => Promise<T>): Promise<T>;
+  /** A write transaction. May be group-committed with others that arrive together: each runs in its own SAVEPOINT, a throw rolls back this one alone, and the promise settles only after its batch is durable. */
+  write<T>(fn: (tx: WriteTransaction) => Promise<T>): Promise<T>;
+  /** The transition alias of `write`; removed once every call site uses `read` or `write`. */
+  transaction<T>(fn: (tx: WriteTransaction) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+}
+
+export interface WriteTransaction extends Repositories {
+  /** Holds the named lock until this transaction ends: any other write transaction taking the same key waits. Call it before reading what you will write on (chain head, owner count, log numbering, blob references, webhook event id, run mint). SQLite: free (one writer at a time, savepoints in a batch run one after another). PostgreSQL: pg_advisory_xact_lock on a 64-bit hash of the key. */
+  lock(key: string): Promise<void>;
 }
 
 export interface Repositories {
