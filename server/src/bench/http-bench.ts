@@ -1,0 +1,154 @@
+/**
+ * `npm run bench:http`: the real server as a child process (SQLite; PostgreSQL too when `--pg <url>`
+ * or BENCH_DATABASE_URL names a database server), driven over keep-alive HTTP from this process.
+ * Prints a table and writes a JSON file: the /health floor, authenticated reads, mint only, the full
+ * run flow, and router lease → accept → complete, each with rate, p50, p99 and its ratio to the floor
+ * measured in the same run; then mint p50 when one chain holds 10^3 vs 10^5 receipts (10^6 with --long).
+ * No pass/fail: speed is measured here, never asserted in tests.
+ *
+ *   node server/dist/bench/http-bench.js [--seconds S] [--pg URL] [--long] [--json FILE] [--server MAIN]
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openPostgresStorage, openSqliteStorage } from '@runledger/adapters';
+import type { Storage } from '@runledger/core';
+import pg from 'pg';
+import { startServerChild } from './child.js';
+import { httpClient, type Figures } from './load.js';
+import { authenticatedRead, fullFlow, health, leaseFlow, mintOnly, signIn } from './phases.js';
+import { seed } from './seed.js';
+
+const args = process.argv.slice(2);
+const flag = (name: string) => args.includes(`--${name}`);
+const value = (name: string): string | undefined => {
+  const at = args.indexOf(`--${name}`);
+  return at >= 0 ? args[at + 1] : undefined;
+};
+
+const seconds = Number(value('seconds') ?? 5);
+const pgUrl = value('pg') ?? process.env['BENCH_DATABASE_URL'];
+const longChain = Number(value('chain') ?? (flag('long') ? 1_000_000 : 100_000));
+const serverMain = value('server') ?? fileURLToPath(new URL('../main.js', import.meta.url));
+const jsonOut = value('json') ?? join(tmpdir(), `runledger-bench-http-${Date.now()}.json`);
+const REGISTRATION_KEY = 'bench-registration-key-0123456789';
+const CHAIN_MINTS = 300;
+
+interface EngineResult {
+  engine: string;
+  phases: Record<string, Figures & { ratio_to_floor: number; double_leases?: number }>;
+  chain: Record<string, { receipts_in_chain: number; mint_p50_ms: number }>;
+}
+
+async function withDatabase<T>(
+  engine: 'sqlite' | 'postgres',
+  dir: string,
+  fn: (env: Record<string, string>, open: () => Promise<Storage>) => Promise<T>,
+): Promise<T> {
+  if (engine === 'sqlite') {
+    return fn({}, () => openSqliteStorage({ file: join(dir, 'runledger.sqlite') }));
+  }
+  const name = `runledger_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: pgUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(pgUrl!);
+  url.pathname = `/${name}`;
+  try {
+    return await fn({ DATABASE_URL: url.toString() }, () =>
+      openPostgresStorage({ connectionString: url.toString() }),
+    );
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+async function benchEngine(engine: 'sqlite' | 'postgres'): Promise<EngineResult> {
+  const dir = await mkdtemp(join(tmpdir(), 'runledger-bench-http-'));
+  try {
+    return await withDatabase(engine, dir, async (dbEnv, open) => {
+      const mints = Math.round(seconds * (engine === 'sqlite' ? 3000 : 1500));
+      console.log(
+        `[${engine}] seeding ${mints} approved runs and chains of 10^3 and ${longChain} receipts…`,
+      );
+      const storage = await open();
+      const [mint, small, large, flow] = await seed(storage, [
+        { email: 'mint@example.com', approved: mints, chain: 0 },
+        { email: 'small@example.com', approved: CHAIN_MINTS + 1, chain: 1000 },
+        { email: 'large@example.com', approved: CHAIN_MINTS + 1, chain: longChain },
+        { email: 'flow@example.com', approved: 0, chain: 0 },
+      ]).finally(() => storage.close());
+      const server = await startServerChild(serverMain, {
+        ...dbEnv,
+        DATA_DIR: dir,
+        JWT_SECRET: 'bench-jwt-secret-0123456789abcdef0123',
+        WORKER_REGISTRATION_KEY: REGISTRATION_KEY,
+      });
+      const api = httpClient(server.url, 64);
+      try {
+        const phases: EngineResult['phases'] = {};
+        const record = (name: string, figures: Figures & { double_leases?: number }) => {
+          const floor = phases['health']?.rate ?? figures.rate;
+          phases[name] = { ...figures, ratio_to_floor: figures.rate / floor };
+          console.log(`[${engine}] ${name}: ${figures.rate.toFixed(0)}/s`);
+        };
+        record('health', await health(api, seconds));
+        const authMint = await signIn(api, mint!.email);
+        record('authenticated read', await authenticatedRead(api, authMint, seconds));
+        record('mint only', await mintOnly(api, authMint, mint!.approved, 64, seconds));
+        const chain: EngineResult['chain'] = {};
+        for (const [label, org, n] of [
+          ['10^3', small!, 1000],
+          [`10^${Math.log10(longChain)}`, large!, longChain],
+        ] as const) {
+          const figures = await mintOnly(api, await signIn(api, org.email), org.approved, 1, 600);
+          chain[label] = { receipts_in_chain: n, mint_p50_ms: figures.p50_ms };
+        }
+        record('full flow', await fullFlow(api, await signIn(api, flow!.email), flow!, seconds));
+        record(
+          'lease → accept → complete',
+          await leaseFlow(server.routerUrl, REGISTRATION_KEY, Math.round(seconds * 800), seconds),
+        );
+        return { engine, phases, chain };
+      } finally {
+        api.close();
+        await server.stop();
+      }
+    });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function printTable(results: EngineResult[]): void {
+  const pad = (s: string, n: number) => s.padStart(n);
+  console.log(
+    `\n${'engine'.padEnd(9)}${'phase'.padEnd(28)}${pad('rate/s', 9)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('÷ floor', 9)}${pad('errors', 8)}`,
+  );
+  for (const r of results) {
+    for (const [name, f] of Object.entries(r.phases)) {
+      const extra = f.double_leases === undefined ? '' : `  double leases: ${f.double_leases}`;
+      console.log(
+        `${r.engine.padEnd(9)}${name.padEnd(28)}${pad(f.rate.toFixed(0), 9)}${pad(f.p50_ms.toFixed(2), 9)}${pad(f.p99_ms.toFixed(2), 9)}${pad(f.ratio_to_floor.toFixed(2), 9)}${pad(String(f.errors), 8)}${extra}`,
+      );
+    }
+    const [small, large] = Object.values(r.chain);
+    console.log(
+      `${r.engine.padEnd(9)}mint p50 by chain length: ${Object.entries(r.chain)
+        .map(([k, c]) => `${k}: ${c.mint_p50_ms.toFixed(2)} ms`)
+        .join(', ')}; ratio ${(large!.mint_p50_ms / small!.mint_p50_ms).toFixed(2)}`,
+    );
+  }
+}
+
+const results: EngineResult[] = [await benchEngine('sqlite')];
+if (pgUrl) results.push(await benchEngine('postgres'));
+printTable(results);
+await writeFile(
+  jsonOut,
+  `${JSON.stringify({ at: new Date().toISOString(), seconds, server: serverMain, results }, null, 2)}\n`,
+);
+console.log(`\nJSON: ${jsonOut}`);

@@ -1,0 +1,133 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  consoleMailer,
+  cryptoRandom,
+  openFileBlobStore,
+  openJsonlReceiptSink,
+  systemClock,
+} from '@runledger/adapters';
+import {
+  createRunledger,
+  defaultRunledgerConfig,
+  GENESIS_PARENT,
+  type Actor,
+  type Storage,
+} from '@runledger/core';
+
+export const REPORT = {
+  task: 'Summarize the quarterly incident reports',
+  status: 'completed',
+  agent: { name: 'scribe', model: 'm-1' },
+  steps: [
+    { name: 'fetch reports', tool: 'http', outcome: 'ok', duration_ms: 1200, cost_usd: '0.10' },
+    { name: 'summarize', tool: 'llm', outcome: 'ok', duration_ms: 5400, cost_usd: '0.20' },
+  ],
+  totals: { cost_usd: '0.30', duration_ms: 6600 },
+  budget_usd: '1.00',
+  summary: 'Four incidents, all resolved.',
+};
+
+export interface SeededOrg {
+  email: string;
+  projectId: string;
+  /** Approved runs, ready for POST /runs/{id}/receipt. */
+  approved: string[];
+}
+
+/** Runs `fn` over 0..n-1 with at most `width` in flight. */
+export async function parallel(n: number, width: number, fn: (i: number) => Promise<void>) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(width, n) }, async () => {
+      while (next < n) await fn(next++);
+    }),
+  );
+}
+
+/**
+ * Seeds the bench's organizations through the SDK on `storage` before the server starts: one org per
+ * entry, each with `approved` runs taken through the real flow up to approval, and a chain of
+ * `chain` receipts written straight through the repositories (well-linked rows with placeholder
+ * payloads: the mint reads only the head, so they cost what real ones would; the ledger verify of
+ * such an org fails, the bench never runs it).
+ */
+export async function seed(
+  storage: Storage,
+  orgs: Array<{ email: string; approved: number; chain: number }>,
+): Promise<SeededOrg[]> {
+  const scratch = await mkdtemp(join(tmpdir(), 'runledger-bench-seed-'));
+  const receiptSink = await openJsonlReceiptSink(join(scratch, 'receipts'));
+  const rl = createRunledger(
+    {
+      storage,
+      blobs: await openFileBlobStore(join(scratch, 'blobs')),
+      receiptSink,
+      clock: systemClock(),
+      random: cryptoRandom(),
+      mailer: consoleMailer(() => undefined),
+    },
+    defaultRunledgerConfig,
+  );
+  try {
+    const seeded: SeededOrg[] = [];
+    for (const spec of orgs) {
+      const link = new URL((await rl.auth.requestLink(spec.email)).dev_link ?? '');
+      const { user, org } = await rl.auth.verifyLink(link.searchParams.get('token') ?? '');
+      const me: Actor = await rl.auth.resolveUser(user.id, org.id);
+      const project = await rl.projects.create(me, { name: 'bench' });
+      const approved: string[] = [];
+      await parallel(spec.approved, 64, async (i) => {
+        const run = await rl.runs.create(me, {
+          project_id: project.id,
+          flight_sheet_id: 'agent-task-report',
+          title: `seeded ${i}`,
+        });
+        await rl.runs.addEvidence(me, run.id, { kind: 'log', label: 'log', content: 'ok' });
+        await rl.runs.submit(me, run.id, REPORT);
+        await rl.runs.audit(me, run.id);
+        await rl.runs.approve(me, run.id, { decision: 'approved', note: 'bench' });
+        approved.push(run.id);
+      });
+      if (spec.chain > 0) await seedChain(storage, org.id, approved[0]!, spec.chain);
+      seeded.push({ email: spec.email, projectId: project.id, approved: approved.slice(1) });
+    }
+    return seeded;
+  } finally {
+    await receiptSink.close();
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+/** Appends `count` linked receipts (each on a copy of the template run) to an empty org chain. */
+async function seedChain(storage: Storage, orgId: string, templateId: string, count: number) {
+  const template = await storage.read((tx) => tx.runs.get(orgId, templateId));
+  if (template === null) throw new Error('seed: template run not found');
+  const tag = randomBytes(4).toString('hex');
+  let parent = GENESIS_PARENT;
+  const per = 2000;
+  for (let start = 0; start < count; start += per) {
+    await storage.write(async (tx) => {
+      for (let seq = start; seq < Math.min(count, start + per); seq += 1) {
+        const runId = `run_seed${tag}${seq}`;
+        const at = new Date(Date.UTC(2020, 0, 1) + seq).toISOString();
+        await tx.runs.insert({ ...template, id: runId, state: 'receipted', created_at: at });
+        const sha = createHash('sha256').update(`${parent}${seq}`).digest('hex');
+        await tx.receipts.insert({
+          receipt_id: `rcpt_seed${tag}${seq}`,
+          org_id: orgId,
+          org_seq: seq,
+          run_id: runId,
+          parent_hash: parent,
+          receipt_sha256: sha,
+          payload_text: '{}',
+          share_token: `seed${tag}${seq}`,
+          created_at: at,
+        });
+        parent = sha;
+      }
+    });
+  }
+}
