@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { openPostgresStorage } from '@runledger/adapters';
-import type { Storage } from '@runledger/core';
+import { fenceFor, type JobRecord, type Storage } from '@runledger/core';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeStorageContract } from './contract.js';
@@ -29,11 +29,15 @@ async function dropSchema(schema: string): Promise<void> {
   await admin((c) => c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`));
 }
 
-/** A fresh storage in its own new schema, dropped again when the storage closes. */
-async function openFresh(): Promise<Storage> {
+/**
+ * A fresh storage in its own new schema, dropped again when the storage closes. The contract suites
+ * present fixed times as `now`, so they run with the caller's clock; the database clock (the
+ * default) has its own test below.
+ */
+async function openFresh(clock: 'database' | 'caller' = 'caller'): Promise<Storage> {
   const schema = `rl_test_${randomBytes(6).toString('hex')}`;
   schemas.add(schema);
-  const storage = await openPostgresStorage({ connectionString: URL, schema });
+  const storage = await openPostgresStorage({ connectionString: URL, schema, clock });
   return {
     read: (fn) => storage.read(fn),
     write: (fn) => storage.write(fn),
@@ -75,11 +79,12 @@ afterAll(async () => {
 });
 
 describe.runIf(required)('PostgreSQL adapter', () => {
-  describeStorageContract('postgres', openFresh, 'concurrent');
-  describeRouterStorageContract('postgres', openFresh);
-  describeRunStorageContract('postgres', openFresh);
-  describeTribunalStorageContract('postgres', openFresh);
-  describeIntakeStorageContract('postgres', openFresh);
+  const fresh = () => openFresh();
+  describeStorageContract('postgres', fresh, 'concurrent');
+  describeRouterStorageContract('postgres', fresh);
+  describeRunStorageContract('postgres', fresh);
+  describeTribunalStorageContract('postgres', fresh);
+  describeIntakeStorageContract('postgres', fresh);
 
   const T0 = '2025-01-01T00:00:00.000Z';
 
@@ -135,6 +140,94 @@ describe.runIf(required)('PostgreSQL adapter', () => {
         chain.forEach((r, i) => {
           expect(r.parent_hash).toBe(i === 0 ? GENESIS : chain[i - 1]?.receipt_sha256);
         });
+      } finally {
+        await storage.close();
+      }
+    });
+
+    it("fences lease expiry on the database's clock, whatever clock the caller presents", async () => {
+      const storage = await openFresh('database');
+      const at = (ms: number) => new Date(Date.now() + ms).toISOString();
+      const token = 'c'.repeat(64);
+      const job = (id: string, expires: string, tokenHash: string): JobRecord => ({
+        job_id: id,
+        member_id: 'mbr_1',
+        type: 'eval',
+        node_class: 'gpu_a_96gb',
+        hours: 1,
+        hourly_rate: '5.00',
+        estimated_amount: '5.00',
+        currency: 'USD',
+        input: null,
+        status: 'leased',
+        attempt: 1,
+        lease_epoch: 1,
+        lease_token_hash: tokenHash,
+        lease_expires_at: expires,
+        worker_id: 'wkr_1',
+        progress: null,
+        message: null,
+        log_lines: 0,
+        result: null,
+        error: null,
+        cost: null,
+        billed_seconds: null,
+        created_at: T0,
+        accepted_at: null,
+        finished_at: null,
+        updated_at: T0,
+      });
+      try {
+        await storage.write(async (tx) => {
+          await tx.routerMembers.insert({
+            member_id: 'mbr_1',
+            email: 'a@example.com',
+            name: 'A',
+            created_at: T0,
+            activated_at: null,
+            expires_at: null,
+          });
+          await tx.workers.insert({
+            worker_id: 'wkr_1',
+            name: 'w',
+            node_class: 'gpu_a_96gb',
+            token_hash: 'd'.repeat(64),
+            created_at: T0,
+            last_seen_at: null,
+          });
+          await tx.jobs.insert(job('job_live', at(3_600_000), 'e'.repeat(64)));
+          await tx.jobs.insert(job('job_dead', at(-3_600_000), token));
+        });
+        const expire = fenceFor('expire');
+        const accept = fenceFor('accept');
+        const change = (expires: string | null) => ({
+          status: 'queued' as const,
+          attempt: 2,
+          lease_epoch: 2,
+          lease_token_hash: null,
+          lease_expires_at: expires,
+          worker_id: null,
+          updated_at: T0,
+        });
+        await storage.write(async (tx) => {
+          // A sweeper whose clock runs two hours fast cannot take a lease the database says is live…
+          const fast = { lease_epoch: 1, now: at(7_200_000) };
+          expect(await tx.jobs.applyFenced('job_live', expire, fast, change(null))).toBe(false);
+          // …and a worker whose clock runs two hours slow cannot act on a lease that has expired.
+          const slow = { lease_epoch: 1, token_hash: token, now: at(-7_200_000) };
+          expect(
+            await tx.jobs.applyFenced('job_dead', accept, slow, {
+              ...change(at(-3_600_000)),
+              status: 'running',
+              lease_epoch: 1,
+              lease_token_hash: token,
+              worker_id: 'wkr_1',
+            }),
+          ).toBe(false);
+          // The expired one is swept even by a caller whose clock says it is still live.
+          expect(await tx.jobs.applyFenced('job_dead', expire, slow, change(null))).toBe(true);
+        });
+        expect((await storage.read((tx) => tx.jobs.byId('job_live')))?.status).toBe('leased');
       } finally {
         await storage.close();
       }

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { postgresCallerClockDialect, postgresDialect, type Dialect } from '../sql/dialect.js';
 import { scoped, type Sql, type SqlParam } from '../sql/sql.js';
 import { numberPlaceholders } from './placeholders.js';
 
@@ -15,10 +16,11 @@ const types = {
       : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
-function wrap(client: pg.PoolClient): Sql {
+function wrap(client: pg.PoolClient, dialect: Dialect): Sql {
   const query = (sql: string, params: SqlParam[]) =>
     client.query<Record<string, unknown>>(numberPlaceholders(sql), params);
   return {
+    dialect,
     run: async (sql, params = []) => ({ changes: (await query(sql, params)).rowCount ?? 0 }),
     get: async <T>(sql: string, params: SqlParam[] = []) =>
       (await query(sql, params)).rows[0] as T | undefined,
@@ -49,6 +51,8 @@ export interface PoolOptions {
   connectionString: string;
   /** Every pooled connection uses this schema as its search_path. */
   schema?: string;
+  /** Whose clock fenced expiry compares against: the database's (default) or the caller's `now`. */
+  clock?: 'database' | 'caller';
 }
 
 /**
@@ -59,7 +63,10 @@ export interface PoolOptions {
 export class Connection {
   private closed = false;
 
-  private constructor(private readonly pool: pg.Pool) {}
+  private constructor(
+    private readonly pool: pg.Pool,
+    private readonly dialect: Dialect,
+  ) {}
 
   static async open(options: PoolOptions): Promise<Connection> {
     if (options.schema !== undefined) checkSchemaName(options.schema);
@@ -70,7 +77,8 @@ export class Connection {
     });
     // An idle client's connection error must not crash the process; the next query reports it.
     pool.on('error', () => undefined);
-    const connection = new Connection(pool);
+    const dialect = options.clock === 'caller' ? postgresCallerClockDialect : postgresDialect;
+    const connection = new Connection(pool, dialect);
     try {
       const client = await pool.connect();
       client.release();
@@ -98,7 +106,7 @@ export class Connection {
   private async once<T>(fn: (sql: Sql) => Promise<T>, mode: Mode): Promise<T> {
     if (this.closed) throw new Error('storage is closed');
     const client = await this.pool.connect();
-    const raw = wrap(client);
+    const raw = wrap(client, this.dialect);
     const handle = scoped(raw);
     let broken = false;
     try {

@@ -31,6 +31,11 @@ export interface PostgresStorageOptions {
    * when omitted. A plain lower-case identifier.
    */
   schema?: string;
+  /**
+   * Whose clock fenced lease and claim expiry compare against: the database's (default, so
+   * instances with skewed clocks agree), or the caller's `now` (test worlds with a manual clock).
+   */
+  clock?: 'database' | 'caller';
 }
 
 /** Opens a pool, migrates the database, and returns the storage port. */

@@ -1,3 +1,5 @@
+import type { Dialect } from './dialect.js';
+
 export type SqlParam = string | number | null;
 
 /** The few statements the repositories need, as promises. Every query is parameterized. */
@@ -6,6 +8,8 @@ export interface Sql {
   get<T>(sql: string, params?: SqlParam[]): Promise<T | undefined>;
   all<T>(sql: string, params?: SqlParam[]): Promise<T[]>;
   exec(sql: string): Promise<void>;
+  /** The engine these statements run on. */
+  readonly dialect: Dialect;
 }
 
 /** A handle valid only while its transaction runs, so a repository leaked out of `fn` cannot write later. */
@@ -21,6 +25,7 @@ export function scoped(sql: Sql): { sql: Sql; end: () => void } {
       get: guard(sql.get) as Sql['get'],
       all: guard(sql.all) as Sql['all'],
       exec: guard(sql.exec),
+      dialect: sql.dialect,
     },
     end: () => {
       live = false;

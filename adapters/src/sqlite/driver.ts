@@ -1,5 +1,6 @@
 import sqlite3 from 'sqlite3';
-import type { Sql, SqlParam } from './connection.js';
+import { sqliteDialect } from '../sql/dialect.js';
+import type { Sql, SqlParam } from '../sql/sql.js';
 
 /** Distinct SQL texts are few (the repositories' statements); past this many the cache starts over. */
 const CACHE_LIMIT = 512;
@@ -43,6 +44,7 @@ export async function openDriver(file: string, readOnly: boolean): Promise<Drive
   };
 
   const sql: Sql = {
+    dialect: sqliteDialect,
     run: async (text, params: SqlParam[] = []) => {
       const statement = await prepared(text);
       return new Promise((resolve, reject) => {

@@ -122,10 +122,16 @@ export function jobsRepository(sql: Sql): JobsRepository {
       );
     },
     async applyFenced(jobId, fence, guard, change) {
-      const where = fencedWhere(JOB_FENCE_COLUMNS, jobId, fence, {
-        ...guard,
-        epoch: guard.lease_epoch,
-      });
+      const where = fencedWhere(
+        JOB_FENCE_COLUMNS,
+        jobId,
+        fence,
+        {
+          ...guard,
+          epoch: guard.lease_epoch,
+        },
+        sql.dialect,
+      );
       const set = setClause(change);
       const result = await sql.run(`UPDATE jobs SET ${set.sql} WHERE ${where.sql}`, [
         ...set.params,

@@ -143,10 +143,16 @@ export function tribunalTasksRepository(sql: Sql): TribunalTasksRepository {
       );
     },
     async applyFenced(taskId, fence, guard, c) {
-      const where = fencedWhere(TASK_FENCE_COLUMNS, taskId, fence, {
-        ...guard,
-        epoch: guard.claim_epoch,
-      });
+      const where = fencedWhere(
+        TASK_FENCE_COLUMNS,
+        taskId,
+        fence,
+        {
+          ...guard,
+          epoch: guard.claim_epoch,
+        },
+        sql.dialect,
+      );
       const result = await sql.run(
         `UPDATE tribunal_tasks SET status = ?, attempt = ?, claim_epoch = ?, claim_token_hash = ?,
            claim_expires_at = ?, runner_id = ?, message = ?, updated_at = ?
