@@ -61,7 +61,7 @@ export async function startServerChild(
     routerUrl,
     process: child,
     stop: async () => {
-      if (child.exitCode === null) child.kill('SIGTERM');
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;
     },
   };
