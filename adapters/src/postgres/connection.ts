@@ -1,7 +1,6 @@
 import pg from 'pg';
 import { postgresCallerClockDialect, postgresDialect, type Dialect } from '../sql/dialect.js';
 import { scoped, type Sql, type SqlParam } from '../sql/sql.js';
-import { numberPlaceholders } from './placeholders.js';
 
 /** Serialization failure and deadlock: the transaction did nothing and may simply run again. */
 const RETRYABLE = new Set(['40001', '40P01']);
@@ -16,9 +15,20 @@ const types = {
       : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
+/** The dialect's text of each shared statement, computed once per distinct statement. */
+const texts = new Map<string, string>();
+function numbered(dialect: Dialect, sql: string): string {
+  let text = texts.get(sql);
+  if (text === undefined) {
+    text = dialect.placeholders(sql);
+    if (texts.size < 1024) texts.set(sql, text);
+  }
+  return text;
+}
+
 function wrap(client: pg.PoolClient, dialect: Dialect): Sql {
   const query = (sql: string, params: SqlParam[]) =>
-    client.query<Record<string, unknown>>(numberPlaceholders(sql), params);
+    client.query<Record<string, unknown>>(numbered(dialect, sql), params);
   return {
     dialect,
     run: async (sql, params = []) => ({ changes: (await query(sql, params)).rowCount ?? 0 }),

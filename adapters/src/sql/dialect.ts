@@ -2,8 +2,30 @@
  * What differs between the engines in the statements both share. Kept small and explicit: the
  * repositories ask the dialect, nothing rewrites SQL text.
  */
+import { numberPlaceholders } from './placeholders.js';
+
+/** The column types the schema is written in. */
+export interface ColumnTypes {
+  /** Text that orders and compares byte by byte (cursor paging must order alike on both engines). */
+  readonly text: string;
+  /** A 64-bit integer: sizes, counts, sequence numbers. */
+  readonly int: string;
+  /** An 8-byte float (hours, progress). */
+  readonly real: string;
+  /** An auto-incrementing integer primary key that never reuses a value. */
+  readonly serialKey: string;
+}
+
 export interface Dialect {
   readonly name: 'sqlite' | 'postgres';
+  readonly types: ColumnTypes;
+  /** The statement as the driver takes it, from the shared text whose parameters are `?`. */
+  readonly placeholders: (text: string) => string;
+  /**
+   * A statement taking a lock held until the end of the migration's transaction, so two servers
+   * starting at once migrate one after the other; null where the write lock already does that.
+   */
+  readonly migrationLock: string | null;
   /**
    * The database clock as ISO 8601 UTC text with milliseconds (the format every stored time has),
    * or null to bind the caller's `now` instead. Fenced lease and claim expiry compare against it,
@@ -13,13 +35,37 @@ export interface Dialect {
 }
 
 /** One process owns a SQLite file: its clock is the only one, and tests can move it by hand. */
-export const sqliteDialect: Dialect = { name: 'sqlite', now: null };
+export const sqliteDialect: Dialect = {
+  name: 'sqlite',
+  types: {
+    text: 'TEXT',
+    int: 'INTEGER',
+    real: 'REAL',
+    serialKey: 'INTEGER PRIMARY KEY AUTOINCREMENT',
+  },
+  placeholders: (text) => text,
+  migrationLock: null,
+  now: null,
+};
+
+/** Any constant key: only migrators take it. */
+const MIGRATION_LOCK = 7_364_021;
 
 /** Several instances may share one PostgreSQL database: the server's clock decides expiry. */
 export const postgresDialect: Dialect = {
   name: 'postgres',
+  // COLLATE "C": ORDER BY and keyset comparisons use byte order, as SQLite does, whatever the
+  // database's default collation. REAL would be 4 bytes in PostgreSQL.
+  types: {
+    text: 'TEXT COLLATE "C"',
+    int: 'BIGINT',
+    real: 'DOUBLE PRECISION',
+    serialKey: 'BIGSERIAL PRIMARY KEY',
+  },
+  placeholders: numberPlaceholders,
+  migrationLock: `SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`,
   now: `to_char(statement_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
 };
 
 /** PostgreSQL with the caller's clock: for test worlds that move a manual clock past a lease's expiry. */
-export const postgresCallerClockDialect: Dialect = { name: 'postgres', now: null };
+export const postgresCallerClockDialect: Dialect = { ...postgresDialect, now: null };

@@ -31,6 +31,14 @@ describe('SQLite run and receipt indexes', () => {
     expect(detail).not.toMatch(/TEMP B-TREE|SCAN receipts$/);
   });
 
+  it('leases the oldest queued job of a class through the jobs_queue index, without sorting', async () => {
+    const detail = await plan(
+      "SELECT * FROM jobs WHERE node_class = 'g' AND status = 'queued' ORDER BY created_at, job_id LIMIT 1",
+    );
+    expect(detail).toMatch(/USING INDEX jobs_queue/);
+    expect(detail).not.toMatch(/TEMP B-TREE/);
+  });
+
   it('pages, chunks and looks up every run and receipt query through an index', async () => {
     const ordered = [
       "SELECT * FROM runs WHERE org_id = 'o' AND (created_at, id) > ('t', 'i') ORDER BY created_at, id LIMIT 51",

@@ -1,6 +1,7 @@
 /**
- * Rewrites SQLite-style `?` placeholders to PostgreSQL's `$1…$n`, so the repositories' SQL text is
- * shared by both adapters. A `?` inside a single-quoted literal is left alone.
+ * The shared statements write their parameters as `?`; PostgreSQL numbers them `$1…$n`. A scan, not
+ * a pattern: a `?` inside a single-quoted literal is left alone. Only placeholders change, never the
+ * statement itself.
  */
 export function numberPlaceholders(sql: string): string {
   let out = '';
