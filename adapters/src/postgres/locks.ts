@@ -1,8 +1,8 @@
 import type { JobsRepository, MembershipsRepository, ReceiptsRepository } from '@runledger/core';
-import { jobsRepository as sharedJobs } from '../sqlite/jobs.js';
-import { membershipsRepository as sharedMemberships } from '../sqlite/memberships.js';
-import { receiptsRepository as sharedReceipts } from '../sqlite/receipts.js';
-import type { Sql } from '../sqlite/connection.js';
+import { jobsRepository as sharedJobs } from '../sql/jobs.js';
+import { membershipsRepository as sharedMemberships } from '../sql/memberships.js';
+import { receiptsRepository as sharedReceipts } from '../sql/receipts.js';
+import type { Sql } from '../sql/sql.js';
 
 /**
  * The repositories whose SQLite versions rely on transactions running one at a time (a read that a

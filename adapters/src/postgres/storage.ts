@@ -1,7 +1,7 @@
 import type { Repositories, Storage } from '@runledger/core';
 import type { Sql } from '../sql/sql.js';
 import { writeTransaction } from '../sql/write-transaction.js';
-import { repositories as sharedRepositories } from '../sqlite/repositories.js';
+import { repositories as sharedRepositories } from '../sql/repositories.js';
 import { checkSchemaName, Connection } from './connection.js';
 import { jobsRepository, membershipsRepository, receiptsRepository } from './locks.js';
 import { migrate } from './migrations.js';

@@ -3,7 +3,7 @@ import { writeTransaction } from '../sql/write-transaction.js';
 import { Connection } from './connection.js';
 import { migrate } from './migrations.js';
 import { ReadPool } from './read-pool.js';
-import { repositories } from './repositories.js';
+import { repositories } from '../sql/repositories.js';
 
 export interface SqliteStorageOptions {
   /** A file path (WAL mode); the directory must exist. */

@@ -1,5 +1,5 @@
 import type { OrgRecord, OrgsRepository } from '@runledger/core';
-import type { Sql } from './connection.js';
+import type { Sql } from './sql.js';
 
 export function orgsRepository(sql: Sql): OrgsRepository {
   return {

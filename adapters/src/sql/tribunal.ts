@@ -4,7 +4,7 @@ import type {
   TribunalVerdictRecord,
   TribunalVerdictsRepository,
 } from '@runledger/core';
-import type { Sql } from './connection.js';
+import type { Sql } from './sql.js';
 import { fencedWhere, type FenceColumns } from './fence.js';
 
 const TASK_FENCE_COLUMNS: FenceColumns = {

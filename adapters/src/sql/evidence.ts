@@ -1,5 +1,5 @@
 import type { EvidenceRecord, EvidenceRepository } from '@runledger/core';
-import type { Sql } from './connection.js';
+import type { Sql } from './sql.js';
 
 export function evidenceRepository(sql: Sql): EvidenceRepository {
   return {

@@ -1,5 +1,5 @@
 import type { RouterOutboxRepository, RouterReceiptInput } from '@runledger/core';
-import type { Sql } from './connection.js';
+import type { Sql } from './sql.js';
 
 export function routerOutboxRepository(sql: Sql): RouterOutboxRepository {
   return {

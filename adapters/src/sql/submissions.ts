@@ -1,5 +1,5 @@
 import type { SubmissionRecord, SubmissionsRepository } from '@runledger/core';
-import type { Sql } from './connection.js';
+import type { Sql } from './sql.js';
 
 export function submissionsRepository(sql: Sql): SubmissionsRepository {
   return {

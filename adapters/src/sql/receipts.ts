@@ -1,5 +1,5 @@
 import type { ChainHead, ReceiptEntry, ReceiptRecord, ReceiptsRepository } from '@runledger/core';
-import type { Sql } from './connection.js';
+import type { Sql } from './sql.js';
 
 const ENTRY = 'receipt_id, org_seq, parent_hash, receipt_sha256, created_at';
 const FULL = `${ENTRY}, org_id, run_id, payload_text, share_token`;

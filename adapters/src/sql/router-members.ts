@@ -1,5 +1,5 @@
 import type { RouterMemberRecord, RouterMembersRepository } from '@runledger/core';
-import type { Sql } from './connection.js';
+import type { Sql } from './sql.js';
 
 export function routerMembersRepository(sql: Sql): RouterMembersRepository {
   return {

@@ -1,5 +1,5 @@
 import type { ApiKeyRecord, ApiKeysRepository } from '@runledger/core';
-import type { Sql } from './connection.js';
+import type { Sql } from './sql.js';
 import { pageClause } from './paging.js';
 
 export function apiKeysRepository(sql: Sql): ApiKeysRepository {

@@ -1,5 +1,5 @@
 import type { UserRecord, UsersRepository } from '@runledger/core';
-import type { Sql } from './connection.js';
+import type { Sql } from './sql.js';
 
 export function usersRepository(sql: Sql): UsersRepository {
   return {

@@ -1,5 +1,5 @@
 import type { FlaggedKey, IncidentRecord, IncidentsRepository } from '@runledger/core';
-import type { Sql } from './connection.js';
+import type { Sql } from './sql.js';
 
 export function incidentsRepository(sql: Sql): IncidentsRepository {
   return {

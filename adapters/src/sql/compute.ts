@@ -4,7 +4,7 @@ import type {
   QuoteRecord,
   QuotesRepository,
 } from '@runledger/core';
-import type { Sql } from './connection.js';
+import type { Sql } from './sql.js';
 
 export function computeNodesRepository(sql: Sql): ComputeNodesRepository {
   return {

@@ -1,5 +1,5 @@
 import type { PaymentEventRecord, PaymentEventsRepository } from '@runledger/core';
-import type { Sql } from './connection.js';
+import type { Sql } from './sql.js';
 
 export function paymentEventsRepository(sql: Sql): PaymentEventsRepository {
   return {

@@ -5,7 +5,7 @@ import type {
   JobStatus,
   JobsRepository,
 } from '@runledger/core';
-import type { Sql, SqlParam } from './connection.js';
+import type { Sql, SqlParam } from './sql.js';
 import { fencedWhere, type FenceColumns } from './fence.js';
 
 const JOB_FENCE_COLUMNS: FenceColumns = {

@@ -1,5 +1,5 @@
 import type { CheckRecord, ChecksRepository } from '@runledger/core';
-import type { Sql } from './connection.js';
+import type { Sql } from './sql.js';
 
 export function checksRepository(sql: Sql): ChecksRepository {
   return {

@@ -1,5 +1,5 @@
 import type { RunChanges, RunRecord, RunsRepository, Verdict } from '@runledger/core';
-import type { Sql, SqlParam } from './connection.js';
+import type { Sql, SqlParam } from './sql.js';
 import { pageClause } from './paging.js';
 
 interface Row extends Omit<RunRecord, 'agent_profile' | 'verdict' | 'approval'> {

@@ -1,5 +1,5 @@
 import type { MemberRecord, MembershipsRepository } from '@runledger/core';
-import type { Sql } from './connection.js';
+import type { Sql } from './sql.js';
 import { pageClause } from './paging.js';
 
 const SELECT_MEMBER =

@@ -1,5 +1,5 @@
 import type { Repositories } from '@runledger/core';
-import type { Sql } from './connection.js';
+import type { Sql } from './sql.js';
 import { apiKeysRepository } from './api-keys.js';
 import { computeNodesRepository, quotesRepository } from './compute.js';
 import { datasetsRepository } from './datasets.js';
@@ -22,7 +22,7 @@ import { routerOutboxRepository } from './router-outbox.js';
 import { usersRepository } from './users.js';
 import { workersRepository } from './workers.js';
 
-/** Every repository over one transaction's SQL; the PostgreSQL adapter shares these statements. */
+/** Every repository over one transaction's SQL: the statements both engines run. */
 export function repositories(sql: Sql): Repositories {
   return {
     users: usersRepository(sql),

@@ -1,5 +1,5 @@
 import type { PageQuery } from '@runledger/core';
-import type { SqlParam } from './connection.js';
+import type { SqlParam } from './sql.js';
 
 /**
  * The keyset condition and limit of a page ordered by (created_at, id): with an index on
