@@ -145,6 +145,53 @@ describe.runIf(required)('PostgreSQL adapter', () => {
       }
     });
 
+    it('lock(key) makes a second write on the same key wait until the first ends; reads refuse to write', async () => {
+      const storage = await openFresh();
+      const key = `head:${randomBytes(6).toString('hex')}`;
+      const order: string[] = [];
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let locked!: () => void;
+      const first = new Promise<void>((resolve) => (locked = resolve));
+      try {
+        const a = storage.write(async (tx) => {
+          await tx.lock(key);
+          locked();
+          await held;
+          await tx.orgs.insert({ id: 'org_a', name: 'A', created_at: T0 });
+          order.push('a done');
+        });
+        await first;
+        const b = storage.write(async (tx) => {
+          await tx.lock(key);
+          order.push('b locked');
+          // Taken after A committed: A's row is visible to B at READ COMMITTED.
+          order.push((await tx.orgs.byId('org_a')) === null ? 'b saw nothing' : 'b saw a');
+        });
+        // Wait (by polling the server, not by time) until B is queued on the advisory lock.
+        for (;;) {
+          const waiting = await admin((c) =>
+            c.query<{ n: string }>(
+              `SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted
+                 AND ((classid::bigint << 32) | objid::bigint) = hashtextextended($1, 0)`,
+              [key],
+            ),
+          );
+          if (Number(waiting.rows[0]?.n) > 0) break;
+        }
+        expect(order).toEqual([]);
+        release();
+        await Promise.all([a, b]);
+        expect(order).toEqual(['a done', 'b locked', 'b saw a']);
+        await expect(
+          storage.read((tx) => tx.orgs.insert({ id: 'org_r', name: 'R', created_at: T0 })),
+        ).rejects.toThrow(/read-only/);
+      } finally {
+        release();
+        await storage.close();
+      }
+    });
+
     it("fences lease expiry on the database's clock, whatever clock the caller presents", async () => {
       const storage = await openFresh('database');
       const at = (ms: number) => new Date(Date.now() + ms).toISOString();
