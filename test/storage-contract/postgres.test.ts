@@ -1,78 +1,19 @@
-import { randomBytes } from 'node:crypto';
 import { openPostgresStorage } from '@runledger/adapters';
-import type { Storage } from '@runledger/core';
+import { lockKeys } from '@runledger/core';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import {
+  freshSchema,
+  openFreshPostgres as openFresh,
+  postgresSkipped,
+} from '../helpers/postgres.js';
 import { describeStorageContract } from './contract.js';
 import { describeIntakeStorageContract } from './intake-contract.js';
 import { describeRouterStorageContract } from './router-contract.js';
 import { describeRunStorageContract } from './run-contract.js';
 import { describeTribunalStorageContract } from './tribunal-contract.js';
 
-// CI runs PostgreSQL: there an unreachable server fails every test of this file. On a developer's
-// machine without PostgreSQL the file is skipped, saying so, so `npm test` works on a fresh clone.
-const URL = process.env['TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
-const schemas = new Set<string>();
-
-async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: URL });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
-
-async function dropSchema(schema: string): Promise<void> {
-  if (!schemas.delete(schema)) return;
-  await admin((c) => c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`));
-}
-
-/** A fresh storage in its own new schema, dropped again when the storage closes. */
-async function openFresh(): Promise<Storage> {
-  const schema = `rl_test_${randomBytes(6).toString('hex')}`;
-  schemas.add(schema);
-  const storage = await openPostgresStorage({ connectionString: URL, schema });
-  return {
-    transaction: (fn) => storage.transaction(fn),
-    close: async () => {
-      await storage.close();
-      await dropSchema(schema);
-    },
-  };
-}
-
-const reachable = await admin((c) => c.query('SELECT 1')).then(
-  () => true,
-  () => false,
-);
-const required = reachable || Boolean(process.env['CI']);
-if (!required) {
-  console.warn(
-    `PostgreSQL is not reachable at ${URL}: skipping the PostgreSQL storage tests ` +
-      '(CI runs them; start PostgreSQL or set TEST_DATABASE_URL to run them here).',
-  );
-}
-
-beforeAll(async () => {
-  if (!required) return;
-  try {
-    await admin((c) => c.query('SELECT 1'));
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new Error(
-      `PostgreSQL is not reachable at ${URL} (${reason}). These tests need it: start PostgreSQL ` +
-        'or set TEST_DATABASE_URL.',
-      { cause: error },
-    );
-  }
-});
-afterAll(async () => {
-  for (const schema of [...schemas]) await dropSchema(schema);
-});
-
-describe.runIf(required)('PostgreSQL adapter', () => {
+describe.skipIf(postgresSkipped)('PostgreSQL adapter', () => {
   describeStorageContract('postgres', openFresh, 'concurrent');
   describeRouterStorageContract('postgres', openFresh);
   describeRunStorageContract('postgres', openFresh);
@@ -82,7 +23,7 @@ describe.runIf(required)('PostgreSQL adapter', () => {
   const T0 = '2025-01-01T00:00:00.000Z';
 
   describe('postgres storage', () => {
-    it('never forks a chain: 20 concurrent mints in one org take org_seq 0..19, each after the last', async () => {
+    it('never forks a chain: 20 concurrent mints in one org, each under the chain lock, take org_seq 0..19', async () => {
       const storage = await openFresh();
       try {
         await storage.transaction(async (tx) => {
@@ -112,7 +53,8 @@ describe.runIf(required)('PostgreSQL adapter', () => {
         const GENESIS = '0'.repeat(64);
         await Promise.all(
           Array.from({ length: 20 }, (_, i) =>
-            storage.transaction(async (tx) => {
+            storage.write(async (tx) => {
+              await tx.lock(lockKeys.chain('org_1'));
               const head = await tx.receipts.head('org_1');
               await tx.receipts.insert({
                 receipt_id: `rcpt_${i}`,
@@ -139,27 +81,25 @@ describe.runIf(required)('PostgreSQL adapter', () => {
     });
 
     it('migrates once: reopening a migrated schema keeps its data', async () => {
-      const schema = `rl_test_${randomBytes(6).toString('hex')}`;
-      schemas.add(schema);
-      const first = await openPostgresStorage({ connectionString: URL, schema });
+      const { url, schema } = await freshSchema();
+      const first = await openPostgresStorage({ connectionString: url, schema });
       await first.transaction((tx) => tx.orgs.insert({ id: 'org_1', name: 'Org', created_at: T0 }));
       await first.close();
-      const second = await openPostgresStorage({ connectionString: URL, schema });
+      const second = await openPostgresStorage({ connectionString: url, schema });
       try {
         expect(await second.transaction((tx) => tx.orgs.byId('org_1'))).toEqual({
           id: 'org_1',
           name: 'Org',
           created_at: T0,
         });
-        const versions = await admin((c) =>
-          c.query<{ version: number }>(
-            `SELECT version FROM ${schema}.schema_migrations ORDER BY 1`,
-          ),
-        );
+        const client = new pg.Client({ connectionString: url });
+        await client.connect();
+        const versions = await client
+          .query<{ version: number }>(`SELECT version FROM ${schema}.schema_migrations ORDER BY 1`)
+          .finally(() => client.end());
         expect(versions.rows.map((r) => Number(r.version))).toEqual([1, 2, 3, 4, 5]);
       } finally {
         await second.close();
-        await dropSchema(schema);
       }
     });
   });

@@ -1,19 +1,9 @@
-import type { Repositories, Storage } from '@runledger/core';
+import { createHash } from 'node:crypto';
+import type { Storage, WriteTransaction } from '@runledger/core';
 import type { Sql } from '../sqlite/connection.js';
-import { repositories as sharedRepositories } from '../sqlite/repositories.js';
+import { repositories } from '../sqlite/repositories.js';
 import { checkSchemaName, Connection } from './connection.js';
-import { jobsRepository, membershipsRepository, receiptsRepository } from './locks.js';
 import { migrate } from './migrations.js';
-
-/** The shared statements, with the lock-taking versions where SQLite relied on serialized transactions. */
-function repositories(sql: Sql): Repositories {
-  return {
-    ...sharedRepositories(sql),
-    jobs: jobsRepository(sql),
-    memberships: membershipsRepository(sql),
-    receipts: receiptsRepository(sql),
-  };
-}
 
 export interface PostgresStorageOptions {
   /** e.g. postgres://user:password@host:5432/database */
@@ -23,6 +13,21 @@ export interface PostgresStorageOptions {
    * when omitted. A plain lower-case identifier.
    */
   schema?: string;
+}
+
+/** A lock key as pg_advisory_xact_lock's 64-bit key: the first 8 bytes of its SHA-256, signed. */
+export function advisoryLockId(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest().readBigInt64BE(0).toString();
+}
+
+/** The write transaction's repositories plus `lock`: a transaction-scoped advisory lock. */
+function writeTransaction(sql: Sql): WriteTransaction {
+  return {
+    ...repositories(sql),
+    lock: async (key) => {
+      await sql.run('SELECT pg_advisory_xact_lock(CAST(? AS bigint))', [advisoryLockId(key)]);
+    },
+  };
 }
 
 /** Opens a pool, migrates the database, and returns the storage port. */
@@ -43,8 +48,17 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
     await connection.close();
     throw error;
   }
+  const write = <T>(fn: (tx: WriteTransaction) => Promise<T>): Promise<T> =>
+    connection.transaction((sql) => fn(writeTransaction(sql)));
   return {
-    transaction: (fn) => connection.transaction((sql) => fn(repositories(sql))),
+    // One snapshot for every statement of the read, and a write inside it is refused.
+    read: (fn) =>
+      connection.transaction(async (sql) => {
+        await sql.exec('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
+        return fn(repositories(sql));
+      }),
+    write,
+    transaction: write,
     close: () => connection.close(),
   };
 }
