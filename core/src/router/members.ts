@@ -1,7 +1,7 @@
 import type { RouterReceiptInput } from '../ports/receipt-sink.js';
 import type { RouterMemberRecord } from '../ports/router-storage.js';
 import { lockKeys } from '../ports/lock-keys.js';
-import type { Repositories, WriteTransaction } from '../ports/storage.js';
+import type { WriteTransaction } from '../ports/storage.js';
 import type { MemberActivated } from '../schemas/router.js';
 import type { RouterUseCases } from '../sdk.js';
 import { memberOrThrow, type RouterContext } from './context.js';
