@@ -178,27 +178,30 @@ describe.each(engines)('%s', (engine) => {
     it("hides another org's runs behind 404 on every use case", async () => {
       const run = await preparedRun(rl, owner);
       const stranger = await signIn(rl, 'stranger@example.com');
-      const calls: Promise<unknown>[] = [
-        rl.runs.get(stranger, run.id),
-        rl.runs.audit(stranger, run.id),
-        rl.runs.submit(stranger, run.id, {}),
-        rl.runs.addEvidence(stranger, run.id, { kind: 'note', label: 'n', content: 'c' }),
-        rl.runs.assertCanAddEvidence(stranger, run.id),
-        rl.runs.listEvidence(stranger, run.id),
-        rl.runs.getSubmission(stranger, run.id),
-        rl.runs.checks(stranger, run.id),
-        rl.runs.flags(stranger, run.id),
-        rl.runs.verdict(stranger, run.id),
-        rl.runs.findings(stranger, run.id),
-        rl.runs.approve(stranger, run.id, { decision: 'approved' }),
-        rl.runs.mintReceipt(stranger, run.id),
-        rl.runs.create(stranger, {
-          project_id: run.project_id,
-          flight_sheet_id: 'agent-task-report',
-          title: 't',
-        }),
+      // Thunks, started one at a time: on PostgreSQL calls run side by side, and a rejection must
+      // not arrive before its expectation is waiting for it.
+      const calls: Array<() => Promise<unknown>> = [
+        () => rl.runs.get(stranger, run.id),
+        () => rl.runs.audit(stranger, run.id),
+        () => rl.runs.submit(stranger, run.id, {}),
+        () => rl.runs.addEvidence(stranger, run.id, { kind: 'note', label: 'n', content: 'c' }),
+        () => rl.runs.assertCanAddEvidence(stranger, run.id),
+        () => rl.runs.listEvidence(stranger, run.id),
+        () => rl.runs.getSubmission(stranger, run.id),
+        () => rl.runs.checks(stranger, run.id),
+        () => rl.runs.flags(stranger, run.id),
+        () => rl.runs.verdict(stranger, run.id),
+        () => rl.runs.findings(stranger, run.id),
+        () => rl.runs.approve(stranger, run.id, { decision: 'approved' }),
+        () => rl.runs.mintReceipt(stranger, run.id),
+        () =>
+          rl.runs.create(stranger, {
+            project_id: run.project_id,
+            flight_sheet_id: 'agent-task-report',
+            title: 't',
+          }),
       ];
-      for (const call of calls) await expectCode(call, 'not_found');
+      for (const call of calls) await expectCode(call(), 'not_found');
       expect((await rl.runs.list(stranger, {})).items).toEqual([]);
     });
 
