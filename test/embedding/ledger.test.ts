@@ -1,183 +1,176 @@
 import fc from 'fast-check';
-import sqlite3 from 'sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { verifyExportLines } from '@runledger/verify';
 import type { Actor, Receipt, Runledger } from '@runledger/core';
 import { approvedRun, openRunWorld, signIn, type RunWorld } from './world.js';
+import { engines } from '../helpers/postgres.js';
 
-/** A second, independent connection to the same file: how an attacker with disk access edits rows. */
-async function tamper(file: string, sql: string, params: (string | number)[] = []) {
-  const db = await new Promise<sqlite3.Database>((resolve, reject) => {
-    const handle = new sqlite3.Database(file, (err) => (err ? reject(err) : resolve(handle)));
-  });
-  await new Promise<void>((resolve, reject) =>
-    db.run(sql, params, (err: Error | null) => (err ? reject(err) : resolve())),
-  );
-  await new Promise<void>((resolve, reject) =>
-    db.close((err: Error | null) => (err ? reject(err) : resolve())),
-  );
-}
-
-async function collect(lines: AsyncIterable<string>): Promise<string[]> {
-  const out: string[] = [];
-  for await (const line of lines) out.push(line);
-  return out;
-}
-
-describe('the ledger through the SDK over SQLite', () => {
-  let world: RunWorld;
-  let rl: Runledger;
-  let owner: Actor;
-  let receipts: Receipt[];
-
-  async function mint(n: number) {
-    const project = await rl.projects.create(owner, { name: 'P' });
-    for (let i = 0; i < n; i++) {
-      world.clock.advance(1000);
-      const run = await approvedRun(rl, owner, project.id);
-      receipts.push((await rl.runs.mintReceipt(owner, run.id)).receipt);
-    }
+describe.each(engines)('%s', (engine) => {
+  async function collect(lines: AsyncIterable<string>): Promise<string[]> {
+    const out: string[] = [];
+    for await (const line of lines) out.push(line);
+    return out;
   }
 
-  beforeEach(async () => {
-    world = await openRunWorld();
-    rl = world.rl;
-    owner = await signIn(rl, 'owner@example.com');
-    receipts = [];
-  });
-  afterEach(async () => {
-    await world.close();
-  });
+  describe('the ledger through the SDK', () => {
+    let world: RunWorld;
+    let rl: Runledger;
+    let owner: Actor;
+    let receipts: Receipt[];
 
-  it('grows by one entry per minted receipt, linked by parent_hash, and pages by after_seq', async () => {
-    await mint(5);
-    expect(receipts.map((r) => r.org_seq)).toEqual([0, 1, 2, 3, 4]);
-    expect(receipts[0]!.parent_hash).toBe('0'.repeat(64));
-    receipts.slice(1).forEach((r, i) => expect(r.parent_hash).toBe(receipts[i]!.receipt_sha256));
-    const first = await rl.ledger.list(owner, { limit: 2 });
-    expect(first.entries.map((e) => e.org_seq)).toEqual([0, 1]);
-    expect(first.next).toBe('1');
-    const rest = await rl.ledger.list(owner, { after_seq: 1, limit: 10 });
-    expect(rest.entries.map((e) => e.org_seq)).toEqual([2, 3, 4]);
-    expect(rest.next).toBeNull();
-    expect(rest.entries[0]).toEqual({
-      receipt_id: receipts[2]!.receipt_id,
-      org_seq: 2,
-      parent_hash: receipts[2]!.parent_hash,
-      receipt_sha256: receipts[2]!.receipt_sha256,
-      created_at: receipts[2]!.created_at,
+    async function mint(n: number) {
+      const project = await rl.projects.create(owner, { name: 'P' });
+      for (let i = 0; i < n; i++) {
+        world.clock.advance(1000);
+        const run = await approvedRun(rl, owner, project.id);
+        receipts.push((await rl.runs.mintReceipt(owner, run.id)).receipt);
+      }
+    }
+
+    beforeEach(async () => {
+      world = await openRunWorld(engine);
+      rl = world.rl;
+      owner = await signIn(rl, 'owner@example.com');
+      receipts = [];
     });
-    const recent = await rl.ledger.recent(owner, { limit: 3 });
-    expect(recent.receipts.map((r) => r.org_seq)).toEqual([4, 3, 2]);
-    const older = await rl.ledger.recent(owner, { limit: 3, before_seq: Number(recent.next) });
-    expect(older.receipts).toEqual([receipts[1], receipts[0]]);
-    expect(older.next).toBeNull();
-    const stranger = await signIn(rl, 'stranger@example.com');
-    expect((await rl.ledger.list(stranger, {})).entries).toEqual([]);
-    expect(await rl.ledger.verify(stranger)).toEqual({ ok: true, receipts_checked: 0, errors: [] });
-  });
-
-  it('exports NDJSON that the offline verifier accepts, header first', async () => {
-    await mint(3);
-    const lines = await collect(rl.ledger.export(owner));
-    expect(lines).toHaveLength(4);
-    expect(JSON.parse(lines[0]!)).toMatchObject({
-      format: 'runledger.ledger/v1',
-      org_id: owner.orgId,
-      count: 3,
-      head_sha256: receipts[2]!.receipt_sha256,
-      receipt_prefix: 'rcpt',
+    afterEach(async () => {
+      await world.close();
     });
-    const result = await verifyExportLines(lines, { strict: true, expectedOrgId: owner.orgId });
-    expect(result).toMatchObject({ ok: true, receipts_checked: 3, errors: [] });
-    const empty = await collect(rl.ledger.export(await signIn(rl, 'new@example.com')));
-    expect(JSON.parse(empty[0]!)).toMatchObject({ count: 0, head_sha256: '0'.repeat(64) });
-  });
 
-  it.each([
-    [
-      'one payload byte',
-      'UPDATE receipts SET payload_text = replace(payload_text, \'"v":1\', \'"v":2\') WHERE org_seq = 1',
-      1,
-      'hash_mismatch',
-    ],
-    [
-      'one stored hash',
-      'UPDATE receipts SET receipt_sha256 = ? WHERE org_seq = 1',
-      1,
-      'hash_mismatch',
-    ],
-    [
-      'one parent_hash',
-      'UPDATE receipts SET parent_hash = ? WHERE org_seq = 2',
-      2,
-      'field_mismatch',
-    ],
-  ])(
-    'detects a changed %s, names the receipt, and shares it as unverified',
-    async (_what, sql, seq, code) => {
+    it('grows by one entry per minted receipt, linked by parent_hash, and pages by after_seq', async () => {
+      await mint(5);
+      expect(receipts.map((r) => r.org_seq)).toEqual([0, 1, 2, 3, 4]);
+      expect(receipts[0]!.parent_hash).toBe('0'.repeat(64));
+      receipts.slice(1).forEach((r, i) => expect(r.parent_hash).toBe(receipts[i]!.receipt_sha256));
+      const first = await rl.ledger.list(owner, { limit: 2 });
+      expect(first.entries.map((e) => e.org_seq)).toEqual([0, 1]);
+      expect(first.next).toBe('1');
+      const rest = await rl.ledger.list(owner, { after_seq: 1, limit: 10 });
+      expect(rest.entries.map((e) => e.org_seq)).toEqual([2, 3, 4]);
+      expect(rest.next).toBeNull();
+      expect(rest.entries[0]).toEqual({
+        receipt_id: receipts[2]!.receipt_id,
+        org_seq: 2,
+        parent_hash: receipts[2]!.parent_hash,
+        receipt_sha256: receipts[2]!.receipt_sha256,
+        created_at: receipts[2]!.created_at,
+      });
+      const recent = await rl.ledger.recent(owner, { limit: 3 });
+      expect(recent.receipts.map((r) => r.org_seq)).toEqual([4, 3, 2]);
+      const older = await rl.ledger.recent(owner, { limit: 3, before_seq: Number(recent.next) });
+      expect(older.receipts).toEqual([receipts[1], receipts[0]]);
+      expect(older.next).toBeNull();
+      const stranger = await signIn(rl, 'stranger@example.com');
+      expect((await rl.ledger.list(stranger, {})).entries).toEqual([]);
+      expect(await rl.ledger.verify(stranger)).toEqual({
+        ok: true,
+        receipts_checked: 0,
+        errors: [],
+      });
+    });
+
+    it('exports NDJSON that the offline verifier accepts, header first', async () => {
       await mint(3);
-      await tamper(world.file, sql, sql.includes('?') ? ['f'.repeat(64)] : []);
+      const lines = await collect(rl.ledger.export(owner));
+      expect(lines).toHaveLength(4);
+      expect(JSON.parse(lines[0]!)).toMatchObject({
+        format: 'runledger.ledger/v1',
+        org_id: owner.orgId,
+        count: 3,
+        head_sha256: receipts[2]!.receipt_sha256,
+        receipt_prefix: 'rcpt',
+      });
+      const result = await verifyExportLines(lines, { strict: true, expectedOrgId: owner.orgId });
+      expect(result).toMatchObject({ ok: true, receipts_checked: 3, errors: [] });
+      const empty = await collect(rl.ledger.export(await signIn(rl, 'new@example.com')));
+      expect(JSON.parse(empty[0]!)).toMatchObject({ count: 0, head_sha256: '0'.repeat(64) });
+    });
+
+    it.each([
+      [
+        'one payload byte',
+        'UPDATE receipts SET payload_text = replace(payload_text, \'"v":1\', \'"v":2\') WHERE org_seq = 1',
+        1,
+        'hash_mismatch',
+      ],
+      [
+        'one stored hash',
+        'UPDATE receipts SET receipt_sha256 = ? WHERE org_seq = 1',
+        1,
+        'hash_mismatch',
+      ],
+      [
+        'one parent_hash',
+        'UPDATE receipts SET parent_hash = ? WHERE org_seq = 2',
+        2,
+        'field_mismatch',
+      ],
+    ])(
+      'detects a changed %s, names the receipt, and shares it as unverified',
+      async (_what, sql, seq, code) => {
+        await mint(3);
+        await world.tamper(sql, sql.includes('?') ? ['f'.repeat(64)] : []);
+        const result = await rl.ledger.verify(owner);
+        expect(result.ok).toBe(false);
+        expect(result.receipts_checked).toBe(3);
+        expect(result.errors).toContainEqual(
+          expect.objectContaining({ receipt_id: receipts[seq]!.receipt_id, org_seq: seq, code }),
+        );
+        expect((await rl.share.get(receipts[seq]!.share_token)).verified).toBe(false);
+        expect((await rl.share.get(receipts[0]!.share_token)).verified).toBe(true);
+      },
+    );
+
+    it('detects a deleted row: the next receipt is named', async () => {
+      await mint(4);
+      await world.tamper('DELETE FROM receipts WHERE org_seq = 1');
       const result = await rl.ledger.verify(owner);
       expect(result.ok).toBe(false);
-      expect(result.receipts_checked).toBe(3);
       expect(result.errors).toContainEqual(
-        expect.objectContaining({ receipt_id: receipts[seq]!.receipt_id, org_seq: seq, code }),
+        expect.objectContaining({ receipt_id: receipts[2]!.receipt_id, code: 'seq_gap' }),
       );
-      expect((await rl.share.get(receipts[seq]!.share_token)).verified).toBe(false);
-      expect((await rl.share.get(receipts[0]!.share_token)).verified).toBe(true);
-    },
-  );
+    });
 
-  it('detects a deleted row: the next receipt is named', async () => {
-    await mint(4);
-    await tamper(world.file, 'DELETE FROM receipts WHERE org_seq = 1');
-    const result = await rl.ledger.verify(owner);
-    expect(result.ok).toBe(false);
-    expect(result.errors).toContainEqual(
-      expect.objectContaining({ receipt_id: receipts[2]!.receipt_id, code: 'seq_gap' }),
-    );
+    it('detects two rows whose org_seq were swapped', async () => {
+      await mint(4);
+      // Three steps, because UNIQUE(org_id, org_seq) forbids a direct swap.
+      await world.tamper('UPDATE receipts SET org_seq = -1 WHERE org_seq = 1');
+      await world.tamper('UPDATE receipts SET org_seq = 1 WHERE org_seq = 2');
+      await world.tamper('UPDATE receipts SET org_seq = 2 WHERE org_seq = -1');
+      const result = await rl.ledger.verify(owner);
+      expect(result.ok).toBe(false);
+      expect(result.errors.map((e) => e.receipt_id)).toContain(receipts[1]!.receipt_id);
+      expect((await rl.share.get(receipts[1]!.share_token)).verified).toBe(false);
+    });
   });
 
-  it('detects two rows whose org_seq were swapped', async () => {
-    await mint(4);
-    // Three steps, because UNIQUE(org_id, org_seq) forbids a direct swap.
-    await tamper(world.file, 'UPDATE receipts SET org_seq = -1 WHERE org_seq = 1');
-    await tamper(world.file, 'UPDATE receipts SET org_seq = 1 WHERE org_seq = 2');
-    await tamper(world.file, 'UPDATE receipts SET org_seq = 2 WHERE org_seq = -1');
-    const result = await rl.ledger.verify(owner);
-    expect(result.ok).toBe(false);
-    expect(result.errors.map((e) => e.receipt_id)).toContain(receipts[1]!.receipt_id);
-    expect((await rl.share.get(receipts[1]!.share_token)).verified).toBe(false);
-  });
-});
-
-describe('concurrent minting', () => {
-  it('never forks or skips: N approved runs minted at once give org_seq 0..N-1 and a verified chain', async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 1, max: 8 }), async (n) => {
-        const world = await openRunWorld();
-        try {
-          const owner = await signIn(world.rl, 'owner@example.com');
-          const project = await world.rl.projects.create(owner, { name: 'P' });
-          const runs = [];
-          for (let i = 0; i < n; i++) runs.push(await approvedRun(world.rl, owner, project.id));
-          const minted = await Promise.all(
-            [...runs, ...runs].map((run) => world.rl.runs.mintReceipt(owner, run.id)),
-          );
-          expect(minted.filter((m) => m.created)).toHaveLength(n);
-          const seqs = minted.filter((m) => m.created).map((m) => m.receipt.org_seq);
-          expect([...seqs].sort((a, b) => a - b)).toEqual([...Array(n).keys()]);
-          expect(await world.rl.ledger.verify(owner)).toEqual({
-            ok: true,
-            receipts_checked: n,
-            errors: [],
-          });
-        } finally {
-          await world.close();
-        }
-      }),
-      { numRuns: 12 },
-    );
+  describe('concurrent minting', () => {
+    it('never forks or skips: N approved runs minted at once give org_seq 0..N-1 and a verified chain', async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.integer({ min: 1, max: 8 }), async (n) => {
+          const world = await openRunWorld(engine);
+          try {
+            const owner = await signIn(world.rl, 'owner@example.com');
+            const project = await world.rl.projects.create(owner, { name: 'P' });
+            const runs = [];
+            for (let i = 0; i < n; i++) runs.push(await approvedRun(world.rl, owner, project.id));
+            const minted = await Promise.all(
+              [...runs, ...runs].map((run) => world.rl.runs.mintReceipt(owner, run.id)),
+            );
+            expect(minted.filter((m) => m.created)).toHaveLength(n);
+            const seqs = minted.filter((m) => m.created).map((m) => m.receipt.org_seq);
+            expect([...seqs].sort((a, b) => a - b)).toEqual([...Array(n).keys()]);
+            expect(await world.rl.ledger.verify(owner)).toEqual({
+              ok: true,
+              receipts_checked: n,
+              errors: [],
+            });
+          } finally {
+            await world.close();
+          }
+        }),
+        { numRuns: 12 },
+      );
+    });
   });
 });

@@ -5,6 +5,7 @@ import {
   cryptoRandom,
   openFileBlobStore,
   openJsonlReceiptSink,
+  openPostgresStorage,
   openSqliteStorage,
   type FileBlobStore,
 } from '@runledger/adapters';
@@ -15,23 +16,75 @@ import {
   type Runledger,
   type Storage,
 } from '@runledger/core';
+import pg from 'pg';
+import sqlite3 from 'sqlite3';
 import { CapturingMailer, TestClock, signIn } from '../identity/setup.js';
+import { freshSchema, type Engine } from '../helpers/postgres.js';
 
 export interface RunWorld {
   rl: Runledger;
   storage: Storage;
   blobs: FileBlobStore;
   clock: TestClock;
-  file: string;
+  engine: Engine;
   dir: string;
+  /**
+   * Runs one statement on a second, independent connection to the same database: how an attacker
+   * with access to the database edits rows. `?` placeholders on both engines.
+   */
+  tamper(sql: string, params?: (string | number)[]): Promise<void>;
   close(): Promise<void>;
 }
 
-/** The SDK as an embedder wires it: SQLite file, file blob store, real CSPRNG, a test clock. */
-export async function openRunWorld(): Promise<RunWorld> {
+async function sqliteTamper(file: string, sql: string, params: (string | number)[]) {
+  const db = await new Promise<sqlite3.Database>((resolve, reject) => {
+    const handle = new sqlite3.Database(file, (err) => (err ? reject(err) : resolve(handle)));
+  });
+  await new Promise<void>((resolve, reject) =>
+    db.run(sql, params, (err: Error | null) => (err ? reject(err) : resolve())),
+  );
+  await new Promise<void>((resolve, reject) =>
+    db.close((err: Error | null) => (err ? reject(err) : resolve())),
+  );
+}
+
+async function postgresTamper(url: string, schema: string, sql: string, params: unknown[]) {
+  const client = new pg.Client({ connectionString: url, options: `-c search_path=${schema}` });
+  await client.connect();
+  let n = 0;
+  try {
+    await client.query(
+      sql.replace(/\?/g, () => `$${++n}`),
+      params,
+    );
+  } finally {
+    await client.end();
+  }
+}
+
+/** A fresh storage of `engine`, and how to tamper with it from outside. */
+async function openStorage(engine: Engine, dir: string) {
+  if (engine === 'sqlite') {
+    const file = join(dir, 'runledger.sqlite');
+    return {
+      storage: await openSqliteStorage({ file }),
+      tamper: (sql: string, params: (string | number)[]) => sqliteTamper(file, sql, params),
+    };
+  }
+  const { url, schema } = await freshSchema();
+  return {
+    storage: await openPostgresStorage({ connectionString: url, schema, clock: 'caller' }),
+    tamper: (sql: string, params: (string | number)[]) => postgresTamper(url, schema, sql, params),
+  };
+}
+
+/**
+ * The SDK as an embedder wires it: a SQLite file (or a PostgreSQL schema), file blob store, real
+ * CSPRNG, a test clock.
+ */
+export async function openRunWorld(engine: Engine = 'sqlite'): Promise<RunWorld> {
   const dir = await mkdtemp(join(tmpdir(), 'runledger-embedding-'));
-  const file = join(dir, 'runledger.sqlite');
-  const storage = await openSqliteStorage({ file });
+  const { storage, tamper } = await openStorage(engine, dir);
   const blobs = await openFileBlobStore(join(dir, 'blobs'));
   const receiptSink = await openJsonlReceiptSink(join(dir, 'receipts'));
   const clock = new TestClock();
@@ -52,8 +105,9 @@ export async function openRunWorld(): Promise<RunWorld> {
     storage,
     blobs,
     clock,
-    file,
+    engine,
     dir,
+    tamper: (sql, params = []) => tamper(sql, params),
     async close() {
       if (!closed) {
         await storage.close();

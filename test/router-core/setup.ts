@@ -5,6 +5,7 @@ import {
   cryptoRandom,
   openFileBlobStore,
   openJsonlReceiptSink,
+  openPostgresStorage,
   openSqliteStorage,
   type JsonlReceiptSink,
 } from '@runledger/adapters';
@@ -19,6 +20,7 @@ import {
   type Storage,
 } from '@runledger/core';
 import { TestClock } from '../identity/setup.js';
+import { freshSchema, type Engine } from '../helpers/postgres.js';
 
 export { TestClock };
 
@@ -39,17 +41,29 @@ export interface RouterCoreWorld {
   close(): Promise<void>;
 }
 
-/** The real router use cases over a real SQLite file and a real JSONL sink in a fresh temp dir. */
+/**
+ * The real router use cases over a real SQLite file (or a fresh PostgreSQL schema) and a real JSONL
+ * sink in a fresh temp dir.
+ */
 export async function openRouterWorld(
   overrides: Partial<RunledgerConfig> = {},
   clock = new TestClock(),
+  engine: Engine = 'sqlite',
 ): Promise<RouterCoreWorld> {
   const dir = await mkdtemp(join(tmpdir(), 'runledger-router-'));
   const file = join(dir, 'runledger.sqlite');
   const receiptsDir = join(dir, 'receipts');
   const config: RunledgerConfig = { ...defaultRunledgerConfig, ...overrides };
+  const pgSchema = engine === 'postgres' ? await freshSchema() : null;
   const open = async () => {
-    const storage = await openSqliteStorage({ file });
+    const storage =
+      pgSchema === null
+        ? await openSqliteStorage({ file })
+        : await openPostgresStorage({
+            connectionString: pgSchema.url,
+            schema: pgSchema.schema,
+            clock: 'caller',
+          });
     const sink = await openJsonlReceiptSink(receiptsDir);
     const blobs = await openFileBlobStore(join(dir, 'blobs'));
     const rl = createRunledger(

@@ -68,7 +68,7 @@ export interface PoolOptions {
 /**
  * A pg pool. Each transaction takes one pooled client for its whole life and runs at READ COMMITTED;
  * where the SQLite adapter relied on transactions running one at a time, the repositories take
- * explicit locks (see locks.ts), and constraints stay the backstop.
+ * named locks (`WriteTransaction.lock`, taken by core; see docs/storage.md), and constraints stay the backstop.
  */
 export class Connection {
   private closed = false;

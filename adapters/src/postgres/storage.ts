@@ -1,20 +1,9 @@
-import type { Repositories, Storage } from '@runledger/core';
+import type { Storage } from '@runledger/core';
 import type { Sql } from '../sql/sql.js';
 import { writeTransaction } from '../sql/write-transaction.js';
-import { repositories as sharedRepositories } from '../sql/repositories.js';
+import { repositories } from '../sql/repositories.js';
 import { checkSchemaName, Connection } from './connection.js';
-import { jobsRepository, membershipsRepository, receiptsRepository } from './locks.js';
 import { migrate } from './migrations.js';
-
-/** The shared statements, with the lock-taking versions where SQLite relied on serialized transactions. */
-function repositories(sql: Sql): Repositories {
-  return {
-    ...sharedRepositories(sql),
-    jobs: jobsRepository(sql),
-    memberships: membershipsRepository(sql),
-    receipts: receiptsRepository(sql),
-  };
-}
 
 /** `lock(key)`: a transaction-scoped advisory lock on the key's 64-bit hash, released at COMMIT or ROLLBACK. */
 function lockFor(sql: Sql): (key: string) => Promise<void> {

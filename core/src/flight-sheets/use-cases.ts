@@ -2,6 +2,7 @@ import { conflict, notFound } from '../errors.js';
 import { actorId, nowIso, requireOwner } from '../identity/guards.js';
 import { newId } from '../identity/ids.js';
 import { encodeCursor, pageQuery } from '../identity/paging.js';
+import { lockKeys } from '../ports/lock-keys.js';
 import type { FlightSheetRecord, Repositories } from '../ports/storage.js';
 import type { FlightSheet } from '../schemas/flight-sheet.js';
 import type { Actor, Deps, FlightSheetUseCases, Page, Paged } from '../sdk.js';
@@ -86,7 +87,7 @@ export function flightSheetUseCases(deps: Deps): FlightSheetUseCases {
       const custom =
         wanted === 0
           ? []
-          : await storage.transaction((tx) =>
+          : await storage.read((tx) =>
               tx.flightSheets.list(actor.orgId, lane, { limit: wanted, after: customAfter }),
             );
       const rows = [...builtins, ...custom.map(toFlightSheet)];
@@ -100,7 +101,7 @@ export function flightSheetUseCases(deps: Deps): FlightSheetUseCases {
     },
 
     async get(actor: Actor, idOrSlug: string): Promise<FlightSheet> {
-      const sheet = await storage.transaction((tx) => findFlightSheet(tx, actor.orgId, idOrSlug));
+      const sheet = await storage.read((tx) => findFlightSheet(tx, actor.orgId, idOrSlug));
       if (!sheet) throw notFound('flight sheet');
       return sheet;
     },
@@ -119,7 +120,8 @@ export function flightSheetUseCases(deps: Deps): FlightSheetUseCases {
         created_at: nowIso(clock),
         created_by: actorId(owner),
       };
-      await storage.transaction(async (tx) => {
+      await storage.write(async (tx) => {
+        await tx.lock(lockKeys.flightSheet(owner.orgId, content.slug));
         const latest = await tx.flightSheets.latestBySlug(owner.orgId, content.slug);
         // Sheets are immutable: a change is a new, higher version.
         if (latest && compareVersions(content.version, latest.content.version) <= 0) {

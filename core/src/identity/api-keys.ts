@@ -26,7 +26,7 @@ export function apiKeyUseCases(deps: Deps): ApiKeyUseCases {
     async list(actor: Actor, page: Page) {
       const owner = requireOwner(actor);
       const { query, limit } = pageQuery(page);
-      const rows = await storage.transaction((tx) => tx.apiKeys.list(owner.orgId, query));
+      const rows = await storage.read((tx) => tx.apiKeys.list(owner.orgId, query));
       return toPaged(rows, limit, (k) => ({ created_at: k.created_at, id: k.key_id }), toApiKey);
     },
 
@@ -44,7 +44,7 @@ export function apiKeyUseCases(deps: Deps): ApiKeyUseCases {
         last_used_at: null,
         revoked_at: null,
       };
-      await storage.transaction((tx) => tx.apiKeys.insert(record));
+      await storage.write((tx) => tx.apiKeys.insert(record));
       return {
         key_id: keyId,
         name: record.name,
@@ -56,7 +56,7 @@ export function apiKeyUseCases(deps: Deps): ApiKeyUseCases {
 
     async revoke(actor: Actor, keyId: string) {
       const owner = requireOwner(actor);
-      await storage.transaction(async (tx) => {
+      await storage.write(async (tx) => {
         if (!(await tx.apiKeys.get(owner.orgId, keyId))) throw notFound('API key');
         // Revoking twice is harmless: the first revocation time is kept.
         await tx.apiKeys.revoke(owner.orgId, keyId, nowIso(clock));

@@ -1,4 +1,5 @@
 import { conflict, unauthenticated } from '../errors.js';
+import { lockKeys } from '../ports/lock-keys.js';
 import type { Repositories, UserRecord } from '../ports/storage.js';
 import type { Role } from '../schemas/enums.js';
 import type { AuthRequestResult, Principal } from '../schemas/identity.js';
@@ -61,7 +62,7 @@ export function authUseCases(deps: Deps): AuthUseCases {
       const email = normalizeEmail(rawEmail);
       const token = newSecret(random);
       const now = nowIso(clock);
-      await storage.transaction((tx) =>
+      await storage.write((tx) =>
         tx.links.insert({
           id: newId('lnk', random),
           purpose: 'sign_in',
@@ -91,22 +92,24 @@ export function authUseCases(deps: Deps): AuthUseCases {
 
     async verifyLink(token: string): Promise<SignIn> {
       const hash = tokenHashOf(token);
-      return storage.transaction(async (tx) => {
+      return storage.write(async (tx) => {
         const now = nowIso(clock);
         const link = await tx.links.consume(hash, 'sign_in', now);
         if (!link) throw unauthenticated('invalid or expired token');
+        await tx.lock(lockKeys.user(link.email));
         return signInEmail(tx, link.email, now);
       });
     },
 
     async acceptInvite(token: string): Promise<SignIn> {
       const hash = tokenHashOf(token);
-      return storage.transaction(async (tx) => {
+      return storage.write(async (tx) => {
         const now = nowIso(clock);
         const invite = await tx.links.consume(hash, 'invite', now);
         if (!invite || !invite.org_id || !invite.role) {
           throw unauthenticated('invalid or expired invite');
         }
+        await tx.lock(lockKeys.user(invite.email));
         const user = await findOrCreateUser(tx, invite.email, now);
         const membership = await tx.memberships.byUser(user.id);
         if (membership && membership.org_id !== invite.org_id) {
@@ -119,7 +122,7 @@ export function authUseCases(deps: Deps): AuthUseCases {
     },
 
     async resolveUser(userId: string, orgId: string): Promise<Actor> {
-      return storage.transaction(async (tx) => {
+      return storage.read(async (tx) => {
         const member = await tx.memberships.get(orgId, userId);
         if (!member) throw unauthenticated();
         return { kind: 'user', userId, orgId, role: member.role, email: member.email };
@@ -130,7 +133,7 @@ export function authUseCases(deps: Deps): AuthUseCases {
       const parsed = parseApiKey(plaintext);
       if (parsed === null) throw unauthenticated('invalid API key');
       const { key_id: keyId, secret } = parsed;
-      return storage.transaction(async (tx) => {
+      return storage.write(async (tx) => {
         const key = await tx.apiKeys.byId(keyId);
         if (!key || key.revoked_at !== null) throw unauthenticated('invalid API key');
         if (!constantTimeEqual(hashSecret(secret), key.secret_hash)) {
@@ -147,7 +150,7 @@ export function authUseCases(deps: Deps): AuthUseCases {
     },
 
     async me(actor: Actor): Promise<Principal> {
-      return storage.transaction(async (tx) => {
+      return storage.read(async (tx) => {
         const org = await tx.orgs.byId(actor.orgId);
         if (!org) throw unauthenticated();
         if (actor.kind === 'user') {

@@ -1,5 +1,6 @@
-import { conflict, notFound, unauthenticated } from '../errors.js';
-import type { LinkRecord, MemberRecord } from '../ports/storage.js';
+import { conflict, forbidden, notFound, unauthenticated } from '../errors.js';
+import { lockKeys } from '../ports/lock-keys.js';
+import type { LinkRecord, MemberRecord, WriteTransaction } from '../ports/storage.js';
 import type { Role } from '../schemas/enums.js';
 import type { Invite, InviteCreated, InviteCreateBody, Member } from '../schemas/identity.js';
 import type { Actor, Deps, OrgUseCases, Page } from '../sdk.js';
@@ -30,7 +31,7 @@ export function orgUseCases(deps: Deps): OrgUseCases {
 
   return {
     async get(actor: Actor) {
-      return storage.transaction(async (tx) => {
+      return storage.read(async (tx) => {
         const org = await tx.orgs.byId(actor.orgId);
         if (!org) throw unauthenticated();
         return { id: org.id, name: org.name, created_at: org.created_at };
@@ -39,7 +40,7 @@ export function orgUseCases(deps: Deps): OrgUseCases {
 
     async listMembers(actor: Actor, page: Page) {
       const { query, limit } = pageQuery(page);
-      const rows = await storage.transaction((tx) => tx.memberships.list(actor.orgId, query));
+      const rows = await storage.read((tx) => tx.memberships.list(actor.orgId, query));
       return toPaged(rows, limit, (m) => ({ created_at: m.created_at, id: m.user_id }), toMember);
     },
 
@@ -47,7 +48,7 @@ export function orgUseCases(deps: Deps): OrgUseCases {
       const owner = requireOwner(actor);
       const email = normalizeEmail(input.email);
       const token = newSecret(random);
-      const link = await storage.transaction(async (tx) => {
+      const link = await storage.write(async (tx) => {
         const user = await tx.users.byEmail(email);
         const membership = user ? await tx.memberships.byUser(user.id) : null;
         if (membership?.org_id === owner.orgId) throw conflict('already a member');
@@ -88,13 +89,13 @@ export function orgUseCases(deps: Deps): OrgUseCases {
     async listInvites(actor: Actor, page: Page) {
       const owner = requireOwner(actor);
       const { query, limit } = pageQuery(page);
-      const rows = await storage.transaction((tx) => tx.links.listInvites(owner.orgId, query));
+      const rows = await storage.read((tx) => tx.links.listInvites(owner.orgId, query));
       return toPaged(rows, limit, (l) => ({ created_at: l.created_at, id: l.id }), toInvite);
     },
 
     async revokeInvite(actor: Actor, inviteId: string) {
       const owner = requireOwner(actor);
-      await storage.transaction(async (tx) => {
+      await storage.write(async (tx) => {
         const invite = await tx.links.getInvite(owner.orgId, inviteId);
         if (!invite) throw notFound('invite');
         if (invite.used_at !== null) throw conflict('the invite was already accepted');
@@ -105,11 +106,12 @@ export function orgUseCases(deps: Deps): OrgUseCases {
 
     async updateMemberRole(actor: Actor, userId: string, role: Role) {
       const owner = requireOwner(actor);
-      return storage.transaction(async (tx) => {
+      return storage.write(async (tx) => {
+        await lockOwners(tx, owner);
         const member = await tx.memberships.get(owner.orgId, userId);
         if (!member) throw notFound('member');
         if (member.role === 'owner' && role !== 'owner') {
-          // Transactions are serialized, so the count cannot change before the update.
+          // Under the owners lock, so the count cannot change before the update.
           if ((await tx.memberships.countOwners(owner.orgId)) <= 1) {
             throw conflict('the last owner cannot be demoted');
           }
@@ -121,7 +123,8 @@ export function orgUseCases(deps: Deps): OrgUseCases {
 
     async removeMember(actor: Actor, userId: string) {
       const owner = requireOwner(actor);
-      await storage.transaction(async (tx) => {
+      await storage.write(async (tx) => {
+        await lockOwners(tx, owner);
         const member = await tx.memberships.get(owner.orgId, userId);
         if (!member) throw notFound('member');
         if (member.role === 'owner' && (await tx.memberships.countOwners(owner.orgId)) <= 1) {
@@ -131,4 +134,15 @@ export function orgUseCases(deps: Deps): OrgUseCases {
       });
     },
   };
+}
+
+/**
+ * Takes the org's owners lock, then checks that the acting owner still is one: two owners demoting
+ * each other at once run one after the other, and the second, demoted meanwhile, is refused.
+ */
+async function lockOwners(tx: WriteTransaction, owner: { orgId: string; userId: string }) {
+  await tx.lock(lockKeys.owners(owner.orgId));
+  if ((await tx.memberships.get(owner.orgId, owner.userId))?.role !== 'owner') {
+    throw forbidden('only an organization owner may do this');
+  }
 }

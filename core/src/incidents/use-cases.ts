@@ -21,7 +21,7 @@ export function toIncident(r: IncidentRecord): Incident {
 export function incidentUseCases({ storage, clock, random }: Deps): IncidentUseCases {
   return {
     async file(actor, runId, input) {
-      return storage.transaction(async (tx) => {
+      return storage.write(async (tx) => {
         const run = await loadRun(tx, actor.orgId, runId);
         let ruleKey = input.rule_key ?? null;
         if (input.kind === 'recurring_flag') {
@@ -53,7 +53,7 @@ export function incidentUseCases({ storage, clock, random }: Deps): IncidentUseC
     },
 
     async list(actor, runId) {
-      return storage.transaction(async (tx) => {
+      return storage.read(async (tx) => {
         const run = await loadRun(tx, actor.orgId, runId);
         return (await tx.incidents.listByRun(actor.orgId, run.id)).map(toIncident);
       });

@@ -45,7 +45,7 @@ export function ledgerUseCases(deps: Deps): LedgerUseCases {
   async function* chunks(orgId: string, head: ChainHead) {
     let after = -1;
     for (;;) {
-      const rows = await storage.transaction((tx) =>
+      const rows = await storage.read((tx) =>
         tx.receipts.chunk(orgId, after, head.org_seq, LEDGER_CHUNK),
       );
       const last = rows.at(-1);
@@ -59,9 +59,7 @@ export function ledgerUseCases(deps: Deps): LedgerUseCases {
     async list(actor, query) {
       const limit = limitOf(query.limit);
       const after = seqOf('after_seq', query.after_seq, -1);
-      const rows = await storage.transaction((tx) =>
-        tx.receipts.entries(actor.orgId, after, limit + 1),
-      );
+      const rows = await storage.read((tx) => tx.receipts.entries(actor.orgId, after, limit + 1));
       const page = rows.slice(0, limit);
       const last = page.at(-1);
       return {
@@ -71,7 +69,7 @@ export function ledgerUseCases(deps: Deps): LedgerUseCases {
     },
 
     async verify(actor: Actor) {
-      const head = await storage.transaction((tx) => tx.receipts.head(actor.orgId));
+      const head = await storage.read((tx) => tx.receipts.head(actor.orgId));
       const verifier = new ChainVerifier({
         receiptPrefix: config.receiptPrefix,
         expectedOrgId: actor.orgId,
@@ -90,7 +88,7 @@ export function ledgerUseCases(deps: Deps): LedgerUseCases {
     },
 
     async *export(actor: Actor) {
-      const { head, count } = await storage.transaction(async (tx) => {
+      const { head, count } = await storage.read(async (tx) => {
         const h = await tx.receipts.head(actor.orgId);
         return { head: h, count: h === null ? 0 : await tx.receipts.count(actor.orgId, h.org_seq) };
       });
@@ -111,9 +109,7 @@ export function ledgerUseCases(deps: Deps): LedgerUseCases {
       const limit = limitOf(query.limit);
       const before =
         query.before_seq === undefined ? null : seqOf('before_seq', query.before_seq, 0);
-      const rows = await storage.transaction((tx) =>
-        tx.receipts.recent(actor.orgId, before, limit + 1),
-      );
+      const rows = await storage.read((tx) => tx.receipts.recent(actor.orgId, before, limit + 1));
       const page = rows.slice(0, limit);
       const last = page.at(-1);
       return {

@@ -25,17 +25,29 @@ export type * from './tribunal-storage.js';
 export type * from './incident-storage.js';
 
 /**
- * Storage as repositories inside transactions (docs/storage.md describes the engines' side).
- * A throw inside `fn` rolls that transaction back and is rethrown.
- * Adding a concern later (runs, receipts, router) is adding a field to `Repositories`.
- * Times are ISO 8601 UTC strings with milliseconds, so they also compare correctly as text.
+ * Storage as repositories plus read and write transactions (the concurrency contract is explained
+ * in docs/storage.md, "Concurrency contract"). Every use case runs inside one transaction; a throw
+ * inside `fn` rolls everything back. Adding a concern later (runs, receipts, router) is adding a
+ * field to `Repositories`. Times are ISO 8601 UTC strings with milliseconds, so they also compare
+ * correctly as text.
+ *
+ * What both engines guarantee:
+ * - `read`: a consistent, read-only view of committed data; it never sees another transaction's
+ *   uncommitted writes and is never queued behind writes (SQLite: a small pool of WAL read
+ *   connections opened read-only; PostgreSQL: a READ ONLY transaction). Writing inside it throws.
+ * - `write`: all or nothing. Writes may be group-committed with others that arrive together: each
+ *   runs in its own SAVEPOINT, a throw rolls back this one alone, and the promise settles only
+ *   after its batch is durable. Statements see what other transactions committed before them
+ *   (SQLite: one writer at a time; PostgreSQL: READ COMMITTED), so a read that a later write of the
+ *   same transaction depends on must be guarded by `lock`.
+ * - `lock(key)`: see `WriteTransaction`. Keys are built by `lockKeys` (ports/lock-keys.ts) only.
  */
 export interface Storage {
   /** A read-only, consistent snapshot. Never queued behind writes (SQLite: a small pool of WAL read connections, opened read-only; it never sees uncommitted data). Writing inside throws. */
   read<T>(fn: (tx: Repositories) => Promise<T>): Promise<T>;
   /** A write transaction. May be group-committed with others that arrive together: each runs in its own SAVEPOINT, a throw rolls back this one alone, and the promise settles only after its batch is durable. */
   write<T>(fn: (tx: WriteTransaction) => Promise<T>): Promise<T>;
-  /** The transition alias of `write`; removed once every call site uses `read` or `write`. */
+  /** @deprecated The old name of `write`, kept while call sites move to `read`/`write`. */
   transaction<T>(fn: (tx: WriteTransaction) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }

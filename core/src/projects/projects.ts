@@ -22,18 +22,18 @@ export function projectUseCases(deps: Deps): ProjectUseCases {
         created_at: nowIso(clock),
         created_by: actorId(actor),
       };
-      await storage.transaction((tx) => tx.projects.insert(project));
+      await storage.write((tx) => tx.projects.insert(project));
       return toProject(project);
     },
 
     async list(actor: Actor, page: Page) {
       const { query, limit } = pageQuery(page);
-      const rows = await storage.transaction((tx) => tx.projects.list(actor.orgId, query));
+      const rows = await storage.read((tx) => tx.projects.list(actor.orgId, query));
       return toPaged(rows, limit, (p) => ({ created_at: p.created_at, id: p.id }), toProject);
     },
 
     async get(actor: Actor, projectId: string) {
-      const project = await storage.transaction((tx) => tx.projects.get(actor.orgId, projectId));
+      const project = await storage.read((tx) => tx.projects.get(actor.orgId, projectId));
       if (!project) throw notFound('project');
       return toProject(project);
     },

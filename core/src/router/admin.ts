@@ -15,7 +15,7 @@ export function adminUseCases(ctx: RouterContext): AdminUseCases {
   return {
     async summary() {
       const now = clock.now().toISOString();
-      return storage.transaction(async (tx) => ({
+      return storage.read(async (tx) => ({
         members: await tx.routerMembers.counts(now),
         datasets: await tx.datasets.count(),
         jobs: await tx.jobs.countByStatus(),
@@ -27,7 +27,7 @@ export function adminUseCases(ctx: RouterContext): AdminUseCases {
     async listWorkers(page) {
       const { query, limit } = pageQuery(page);
       const now = clock.now().toISOString();
-      return storage.transaction(async (tx) => {
+      return storage.read(async (tx) => {
         const rows = await tx.workers.list(query);
         const shaped = [];
         for (const w of rows) shaped.push({ w, view: await withLeases(tx, w, now) });
@@ -42,7 +42,7 @@ export function adminUseCases(ctx: RouterContext): AdminUseCases {
 
     async getWorker(workerId) {
       const now = clock.now().toISOString();
-      return storage.transaction(async (tx) => {
+      return storage.read(async (tx) => {
         const w = await tx.workers.byId(workerId);
         if (w === null) throw notFound('worker');
         return withLeases(tx, w, now);

@@ -11,7 +11,7 @@ export function computeUseCases(ctx: RouterContext): ComputeUseCases {
   const { storage, clock, random, outbox } = ctx;
   return {
     async inventory() {
-      const { nodes, workers } = await storage.transaction(async (tx) => ({
+      const { nodes, workers } = await storage.read(async (tx) => ({
         nodes: await tx.computeNodes.list(),
         workers: await tx.workers.countByClass(),
       }));
@@ -35,7 +35,7 @@ export function computeUseCases(ctx: RouterContext): ComputeUseCases {
         status: 'available',
         created_at: clock.now().toISOString(),
       };
-      await storage.transaction((tx) => tx.computeNodes.insert(node));
+      await storage.write((tx) => tx.computeNodes.insert(node));
       return toNode(node);
     },
 

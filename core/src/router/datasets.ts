@@ -26,13 +26,13 @@ export function datasetUseCases(ctx: RouterContext): DatasetUseCases {
         created_at: at,
         updated_at: at,
       };
-      await storage.transaction((tx) => tx.datasets.insert(dataset));
+      await storage.write((tx) => tx.datasets.insert(dataset));
       return toDataset(dataset);
     },
 
     async listDatasets(page) {
       const { query, limit } = pageQuery(page);
-      const rows = await storage.transaction((tx) => tx.datasets.list(query));
+      const rows = await storage.read((tx) => tx.datasets.list(query));
       return toPaged(
         rows,
         limit,
@@ -42,14 +42,14 @@ export function datasetUseCases(ctx: RouterContext): DatasetUseCases {
     },
 
     async getDataset(datasetId) {
-      const dataset = await storage.transaction((tx) => tx.datasets.byId(datasetId));
+      const dataset = await storage.read((tx) => tx.datasets.byId(datasetId));
       if (dataset === null) throw notFound('dataset');
       return toDataset(dataset);
     },
 
     async stageDataset(datasetId, input) {
       const at = clock.now().toISOString();
-      return storage.transaction(async (tx) => {
+      return storage.write(async (tx) => {
         const dataset = await tx.datasets.byId(datasetId);
         if (dataset === null) throw notFound('dataset');
         const change = {

@@ -85,12 +85,12 @@ export function jobUseCases(ctx: RouterContext): JobUseCases {
     },
 
     async getJob(jobId) {
-      return storage.transaction(async (tx) => jobView(tx, await jobOrThrow(tx, jobId), max));
+      return storage.read(async (tx) => jobView(tx, await jobOrThrow(tx, jobId), max));
     },
 
     async startJob(jobId) {
       const at = clock.now().toISOString();
-      return storage.transaction(async (tx) => {
+      return storage.write(async (tx) => {
         const job = await jobOrThrow(tx, jobId);
         const next = await applyJobEvent(tx, job, { type: 'start' }, at, { accepted_at: at });
         return jobView(tx, next.job, max);
@@ -125,7 +125,7 @@ export function jobUseCases(ctx: RouterContext): JobUseCases {
 
     async cancelJob(jobId) {
       const at = clock.now().toISOString();
-      return storage.transaction(async (tx) => {
+      return storage.write(async (tx) => {
         const job = await jobOrThrow(tx, jobId);
         const next = await applyJobEvent(tx, job, { type: 'cancel' }, at, { finished_at: at });
         return jobView(tx, next.job, max);

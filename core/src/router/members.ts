@@ -1,6 +1,7 @@
 import type { RouterReceiptInput } from '../ports/receipt-sink.js';
 import type { RouterMemberRecord } from '../ports/router-storage.js';
-import type { Repositories } from '../ports/storage.js';
+import { lockKeys } from '../ports/lock-keys.js';
+import type { WriteTransaction } from '../ports/storage.js';
 import type { MemberActivated } from '../schemas/router.js';
 import type { RouterUseCases } from '../sdk.js';
 import { memberOrThrow, type RouterContext } from './context.js';
@@ -26,13 +27,13 @@ export function memberUseCases(ctx: RouterContext): MemberUseCases {
         activated_at: null,
         expires_at: null,
       };
-      await storage.transaction((tx) => tx.routerMembers.insert(member));
+      await storage.write((tx) => tx.routerMembers.insert(member));
       return toMember(member, now);
     },
 
     async getMember(memberId) {
       const now = clock.now();
-      return toMember(await storage.transaction((tx) => memberOrThrow(tx, memberId)), now);
+      return toMember(await storage.read((tx) => memberOrThrow(tx, memberId)), now);
     },
 
     async activateMember(memberId) {
@@ -42,7 +43,7 @@ export function memberUseCases(ctx: RouterContext): MemberUseCases {
 
     async memberStatus(memberId) {
       const now = clock.now();
-      const member = await storage.transaction((tx) => memberOrThrow(tx, memberId));
+      const member = await storage.read((tx) => memberOrThrow(tx, memberId));
       const active = memberActive(member, now);
       return {
         member_id: member.member_id,
@@ -60,12 +61,14 @@ export function memberUseCases(ctx: RouterContext): MemberUseCases {
  */
 export async function activateInTx(
   ctx: RouterContext,
-  tx: Repositories,
+  tx: WriteTransaction,
   receipts: RouterReceiptInput[],
   memberId: string,
   now: Date,
 ): Promise<MemberActivated> {
   const at = now.toISOString();
+  // The term is read then extended: two activations at once extend it one after the other.
+  await tx.lock(lockKeys.routerMember(memberId));
   const member = await memberOrThrow(tx, memberId);
   // A renewal while still active extends the current term, so a paid year is never shortened.
   const from = memberActive(member, now) ? new Date(member.expires_at!) : now;

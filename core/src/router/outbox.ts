@@ -1,5 +1,5 @@
 import type { ReceiptSink, RouterReceiptInput } from '../ports/receipt-sink.js';
-import type { Repositories, Storage } from '../ports/storage.js';
+import type { Storage, WriteTransaction } from '../ports/storage.js';
 
 /** Lines read back per day file at recovery beyond the rows left: covers every append in flight at a crash. */
 export const RECOVERY_WINDOW_LINES = 10_000;
@@ -12,7 +12,7 @@ const FLUSH_BATCH = 1_000;
  */
 export interface ReceiptOutbox {
   /** Runs `work` in one transaction; the receipts it collects commit with it and are durable when this resolves. */
-  commit<T>(work: (tx: Repositories, receipts: RouterReceiptInput[]) => Promise<T>): Promise<T>;
+  commit<T>(work: (tx: WriteTransaction, receipts: RouterReceiptInput[]) => Promise<T>): Promise<T>;
   /** Appends rows left by a crash, skipping any whose receipt_id is already in its day file; returns how many were appended. */
   flush(): Promise<number>;
 }
@@ -26,7 +26,7 @@ export function receiptOutbox(storage: Storage, sink: ReceiptSink): ReceiptOutbo
     try {
       // append queues synchronously, so lines land in the order the change produced them.
       await Promise.all(receipts.map((r) => sink.append(r)));
-      await storage.transaction(async (tx) => {
+      await storage.write(async (tx) => {
         for (const r of receipts) await tx.routerOutbox.delete(r.receipt_id);
       });
     } finally {
@@ -37,7 +37,7 @@ export function receiptOutbox(storage: Storage, sink: ReceiptSink): ReceiptOutbo
   return {
     async commit(work) {
       let receipts: RouterReceiptInput[] = [];
-      const result = await storage.transaction(async (tx) => {
+      const result = await storage.write(async (tx) => {
         receipts = [];
         const value = await work(tx, receipts);
         for (const r of receipts) {
@@ -55,7 +55,7 @@ export function receiptOutbox(storage: Storage, sink: ReceiptSink): ReceiptOutbo
       const seen = new Set<string>();
       for (;;) {
         const rows = (
-          await storage.transaction((tx) => tx.routerOutbox.list(FLUSH_BATCH + inFlight.size))
+          await storage.read((tx) => tx.routerOutbox.list(FLUSH_BATCH + inFlight.size))
         ).filter((r) => !inFlight.has(r.receipt_id) && !seen.has(r.receipt_id));
         if (rows.length === 0) return appended;
         const perDate = new Map<string, number>();
@@ -73,7 +73,7 @@ export function receiptOutbox(storage: Storage, sink: ReceiptSink): ReceiptOutbo
           await sink.append(r);
           appended += 1;
         }
-        await storage.transaction(async (tx) => {
+        await storage.write(async (tx) => {
           for (const r of rows) await tx.routerOutbox.delete(r.receipt_id);
         });
       }

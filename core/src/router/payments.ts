@@ -1,4 +1,5 @@
 import { conflict } from '../errors.js';
+import { lockKeys } from '../ports/lock-keys.js';
 import type { PaymentEventRecord } from '../ports/router-storage.js';
 import type { PaymentEvent, PaymentOutcome, PaymentReceived } from '../schemas/router.js';
 import type { RouterUseCases } from '../sdk.js';
@@ -17,9 +18,11 @@ export function paymentUseCases(ctx: RouterContext): PaymentUseCases {
   return {
     async receivePaymentEvent(event: PaymentEvent): Promise<PaymentReceived> {
       const now = clock.now();
-      // One transaction: the event id is stored together with the activation and its receipt, so a
-      // redelivery (even one racing the first) finds the id and changes nothing.
+      // One transaction: the event id is stored together with the activation and its receipt, and
+      // the event's lock is taken first, so a redelivery (even one racing the first) waits, finds
+      // the id and changes nothing.
       return outbox.commit(async (tx, receipts) => {
+        await tx.lock(lockKeys.webhook(event.id));
         const seen = await tx.paymentEvents.byId(event.id);
         if (seen !== null) return answer(seen, true);
         let outcome: PaymentOutcome = 'ignored_type';

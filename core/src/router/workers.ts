@@ -2,7 +2,8 @@ import { RunledgerError, conflict, notFound, unauthenticated } from '../errors.j
 import type { JobEvent } from '../leases/machine.js';
 import type { JobRecord, WorkerRecord } from '../ports/router-storage.js';
 import type { RouterReceiptInput } from '../ports/receipt-sink.js';
-import type { Repositories } from '../ports/storage.js';
+import { lockKeys } from '../ports/lock-keys.js';
+import type { WriteTransaction } from '../ports/storage.js';
 import { constantTimeEqual, hashSecret, newSecret } from '../secrets/secret.js';
 import type { RouterJob } from '../schemas/router.js';
 import type { RouterUseCases, WorkerActor } from '../sdk.js';
@@ -48,7 +49,7 @@ export function workerUseCases(ctx: RouterContext): WorkerUseCases {
     type: HeldEvent,
     extras: (job: JobRecord, now: Date) => JobExtras,
     also?: (
-      tx: Repositories,
+      tx: WriteTransaction,
       job: JobRecord,
       at: string,
       receipts: RouterReceiptInput[],
@@ -115,7 +116,7 @@ export function workerUseCases(ctx: RouterContext): WorkerUseCases {
         throw unauthenticated('a worker token is required');
       }
       const hash = hashSecret(workerToken);
-      const worker = await storage.transaction((tx) => tx.workers.byTokenHash(hash));
+      const worker = await storage.read((tx) => tx.workers.byTokenHash(hash));
       if (worker === null || !constantTimeEqual(worker.token_hash, hash)) {
         throw unauthenticated('unknown worker token');
       }
@@ -125,7 +126,7 @@ export function workerUseCases(ctx: RouterContext): WorkerUseCases {
     async heartbeat(worker) {
       const now = clock.now();
       const at = now.toISOString();
-      return storage.transaction(async (tx) => {
+      return storage.write(async (tx) => {
         if ((await tx.workers.byId(worker.worker_id)) === null) throw notFound('worker');
         await tx.workers.touch(worker.worker_id, at);
         let renewed = 0;
@@ -204,6 +205,7 @@ export function workerUseCases(ctx: RouterContext): WorkerUseCases {
         'log',
         () => ({ add_log_lines: input.lines.length }),
         async (tx, job, at) => {
+          await tx.lock(lockKeys.jobLogs(job.job_id));
           await tx.jobs.appendLogs(job.job_id, input.lines, at);
         },
       );

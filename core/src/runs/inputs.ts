@@ -5,6 +5,7 @@ import { actorId, nowIso } from '../identity/guards.js';
 import { toIncident } from '../incidents/use-cases.js';
 import { newId } from '../identity/ids.js';
 import { pageQuery, toPaged } from '../identity/paging.js';
+import { lockKeys } from '../ports/lock-keys.js';
 import type { EvidenceRecord, Repositories, RunRecord } from '../ports/storage.js';
 import type { Evidence, EvidenceIn } from '../schemas/evidence.js';
 import { SubmissionIn, type RunComposite, type RunCreateBody } from '../schemas/run.js';
@@ -70,7 +71,7 @@ export function runInputUseCases(deps: Deps): InputUseCases {
 
   return {
     async create(actor: Actor, input: RunCreateBody) {
-      return storage.transaction(async (tx) => {
+      return storage.write(async (tx) => {
         if (!(await tx.projects.get(actor.orgId, input.project_id))) throw notFound('project');
         const sheet = await findFlightSheet(tx, actor.orgId, input.flight_sheet_id);
         if (!sheet) throw notFound('flight sheet');
@@ -100,12 +101,12 @@ export function runInputUseCases(deps: Deps): InputUseCases {
     async list(actor, query) {
       const { query: page, limit } = pageQuery(query);
       const filter = { project_id: query.project_id ?? null, state: query.state ?? null };
-      const rows = await storage.transaction((tx) => tx.runs.list(actor.orgId, filter, page));
+      const rows = await storage.read((tx) => tx.runs.list(actor.orgId, filter, page));
       return toPaged(rows, limit, (r) => ({ created_at: r.created_at, id: r.id }), toRun);
     },
 
     async get(actor, runId): Promise<RunComposite> {
-      return storage.transaction(async (tx) => {
+      return storage.read(async (tx) => {
         const run = await loadRun(tx, actor.orgId, runId);
         const [sheet, evidence, submission, checks, receipt, incidents] = [
           await pinnedFlightSheet(tx, actor.orgId, run.flight_sheet_id),
@@ -132,13 +133,13 @@ export function runInputUseCases(deps: Deps): InputUseCases {
     },
 
     async assertCanAddEvidence(actor, runId) {
-      await storage.transaction(async (tx) => {
+      await storage.read(async (tx) => {
         assertCanChangeInputs((await loadRun(tx, actor.orgId, runId)).state);
       });
     },
 
     async addEvidence(actor, runId, input: EvidenceIn): Promise<Evidence> {
-      return storage.transaction((tx) =>
+      return storage.write((tx) =>
         insertEvidence(tx, actor, runId, (run, now) => ({
           id: newId('evd', random),
           org_id: actor.orgId,
@@ -158,13 +159,14 @@ export function runInputUseCases(deps: Deps): InputUseCases {
 
     async addFileEvidence(actor, runId, input) {
       // Hashing and syncing the file (the slow part) happens before the transaction, so an upload
-      // never holds up other writers. The blob joins the store inside the transaction: transactions
-      // are serialized, so the cleanup's reference count cannot race another upload of the same bytes.
+      // never holds up other writers. The blob joins the store inside the transaction, under the
+      // blob's lock, so the cleanup's reference count cannot race another upload of the same bytes.
       const prepared = await blobs.prepareFile(input.spoolPath);
       let committed = false;
       try {
-        return await storage.transaction(async (tx) => {
+        return await storage.write(async (tx) => {
           assertCanChangeInputs((await loadRun(tx, actor.orgId, runId)).state);
+          await tx.lock(lockKeys.blob(prepared.sha256));
           const blob = await prepared.commit();
           committed = true;
           const id = newId('evd', random);
@@ -198,14 +200,14 @@ export function runInputUseCases(deps: Deps): InputUseCases {
     },
 
     async listEvidence(actor, runId) {
-      return storage.transaction(async (tx) => {
+      return storage.read(async (tx) => {
         const run = await loadRun(tx, actor.orgId, runId);
         return (await tx.evidence.listByRun(actor.orgId, run.id)).map(toEvidence);
       });
     },
 
     async evidenceFile(actor, runId, evidenceId) {
-      const evidence = await storage.transaction(async (tx) => {
+      const evidence = await storage.read(async (tx) => {
         await loadRun(tx, actor.orgId, runId);
         return tx.evidence.get(actor.orgId, runId, evidenceId);
       });
@@ -230,7 +232,7 @@ export function runInputUseCases(deps: Deps): InputUseCases {
           cause: error,
         });
       }
-      return storage.transaction(async (tx) => {
+      return storage.write(async (tx) => {
         const run = await loadRun(tx, actor.orgId, runId);
         const now = nowIso(clock);
         const record = {
@@ -247,7 +249,7 @@ export function runInputUseCases(deps: Deps): InputUseCases {
     },
 
     async getSubmission(actor, runId) {
-      const submission = await storage.transaction(async (tx) => {
+      const submission = await storage.read(async (tx) => {
         const run = await loadRun(tx, actor.orgId, runId);
         return tx.submissions.get(actor.orgId, run.id);
       });

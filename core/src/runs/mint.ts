@@ -1,4 +1,5 @@
 import { nowIso } from '../identity/guards.js';
+import { lockKeys } from '../ports/lock-keys.js';
 import { mintReceipt } from '../receipts/mint.js';
 import { shareToken } from '../receipts/share.js';
 import type { ReceiptRecord } from '../ports/storage.js';
@@ -16,7 +17,9 @@ export function runMintUseCase(deps: Deps): Pick<RunUseCases, 'mintReceipt'> {
   const { storage, clock, random, config } = deps;
   return {
     async mintReceipt(actor, runId) {
-      const { record, created } = await storage.transaction(async (tx) => {
+      const { record, created } = await storage.write(async (tx) => {
+        // A second minter of this run waits here, then finds it receipted and answers its receipt.
+        await tx.lock(lockKeys.runMint(runId));
         const run = await loadRun(tx, actor.orgId, runId);
         if (assertCanMint(run.state) === 'already_minted') {
           const existing = await tx.receipts.byRun(actor.orgId, run.id);
@@ -27,6 +30,8 @@ export function runMintUseCase(deps: Deps): Pick<RunUseCases, 'mintReceipt'> {
         if (!submission || !run.verdict || !run.approval) {
           throw new Error('an approved run lacks its submission, verdict or approval');
         }
+        // One minter per org appends after the head at a time, so the chain never forks.
+        await tx.lock(lockKeys.chain(actor.orgId));
         const now = clock.now();
         const minted = mintReceipt({
           head: await tx.receipts.head(actor.orgId),

@@ -37,7 +37,7 @@ export function runReviewUseCases(deps: Deps): ReviewUseCases {
 
   return {
     async audit(actor, runId) {
-      return storage.transaction(async (tx) => {
+      return storage.write(async (tx) => {
         const run = await loadRun(tx, actor.orgId, runId);
         const submission = await tx.submissions.get(actor.orgId, run.id);
         assertCanAudit(run.state, submission !== null);
@@ -67,7 +67,7 @@ export function runReviewUseCases(deps: Deps): ReviewUseCases {
     },
 
     async gradeCheck(actor, runId, checkId, input) {
-      return storage.transaction(async (tx) => {
+      return storage.write(async (tx) => {
         const run = await loadRun(tx, actor.orgId, runId);
         const check = await tx.checks.get(actor.orgId, run.id, checkId);
         if (!check) throw notFound('check');
@@ -81,14 +81,14 @@ export function runReviewUseCases(deps: Deps): ReviewUseCases {
     },
 
     async checks(actor, runId) {
-      return storage.transaction(async (tx) => {
+      return storage.read(async (tx) => {
         const run = await loadRun(tx, actor.orgId, runId);
         return { checks: (await tx.checks.listByRun(actor.orgId, run.id)).map(toCheck) };
       });
     },
 
     async flags(actor, runId) {
-      return storage.transaction(async (tx) => {
+      return storage.read(async (tx) => {
         const run = await loadRun(tx, actor.orgId, runId);
         const checks = await tx.checks.listByRun(actor.orgId, run.id);
         return {
@@ -100,13 +100,13 @@ export function runReviewUseCases(deps: Deps): ReviewUseCases {
     },
 
     async verdict(actor, runId): Promise<Verdict> {
-      const run = await storage.transaction((tx) => loadRun(tx, actor.orgId, runId));
+      const run = await storage.read((tx) => loadRun(tx, actor.orgId, runId));
       if (!run.verdict) throw notFound('verdict');
       return run.verdict;
     },
 
     async findings(actor, runId) {
-      return storage.transaction(async (tx) => {
+      return storage.write(async (tx) => {
         const run = await loadRun(tx, actor.orgId, runId);
         const checks = await tx.checks.listByRun(actor.orgId, run.id);
         const open = checks.filter((c) => c.status === 'open').length;
@@ -123,7 +123,7 @@ export function runReviewUseCases(deps: Deps): ReviewUseCases {
     async approve(actor, runId, input) {
       // An approval names a person; an API key acts for automation.
       if (actor.kind !== 'user') throw forbidden('an API key cannot decide a run; a person must');
-      return storage.transaction(async (tx) => {
+      return storage.write(async (tx) => {
         const run = await loadRun(tx, actor.orgId, runId);
         const state = assertCanApprove(run.state, input.decision, actor.role);
         const now = nowIso(clock);

@@ -39,7 +39,7 @@ export function shareUseCases(deps: Deps): ShareUseCases {
 
   async function read(token: string) {
     if (!TOKEN.test(token)) throw notFound('receipt');
-    const found = await storage.transaction(async (tx) => {
+    const found = await storage.read(async (tx) => {
       const row = await tx.receipts.byShareToken(token);
       return row ? { row, org: await tx.orgs.byId(row.org_id) } : null;
     });

@@ -92,7 +92,7 @@ export function runnerUseCases(deps: Deps): RunnerUseCases {
   ): Promise<RunnerTaskState> {
     const now = clock.now();
     const at = now.toISOString();
-    return storage.transaction(async (tx) => {
+    return storage.write(async (tx) => {
       const task = await tx.tribunalTasks.byId(taskId);
       if (!task) throw notFound('task');
       const token_hash = hashSecret(claimToken);
@@ -109,7 +109,7 @@ export function runnerUseCases(deps: Deps): RunnerUseCases {
       const now = clock.now();
       const at = now.toISOString();
       const token = `${CLAIM_TOKEN_PREFIX}${newSecret(random)}`;
-      return storage.transaction(async (tx) => {
+      return storage.write(async (tx) => {
         await expireClaims(tx, now);
         for (const candidate of await tx.tribunalTasks.oldestQueued(CLAIM_CANDIDATES)) {
           let task: TribunalTaskRecord;

@@ -99,7 +99,7 @@ export function tribunalUseCases(deps: Deps): TribunalUseCases {
       }));
       const at = nowIso(clock);
       const verdictId = newId('vrd', random);
-      await storage.transaction(async (tx) => {
+      await storage.write(async (tx) => {
         const sheet = await pinSheet(tx, actor.orgId, input.flight_sheet);
         const record: TribunalVerdictRecord = {
           verdict_id: verdictId,
@@ -129,9 +129,7 @@ export function tribunalUseCases(deps: Deps): TribunalUseCases {
     },
 
     async get(actor, verdictId) {
-      const record = await storage.transaction((tx) =>
-        tx.tribunalVerdicts.get(actor.orgId, verdictId),
-      );
+      const record = await storage.read((tx) => tx.tribunalVerdicts.get(actor.orgId, verdictId));
       if (!record) throw notFound('verdict');
       return toTribunalVerdict(record);
     },
@@ -139,7 +137,7 @@ export function tribunalUseCases(deps: Deps): TribunalUseCases {
     async regrade(actor, input) {
       const owner = requireOwner(actor);
       const at = nowIso(clock);
-      return storage.transaction(async (tx) => {
+      return storage.write(async (tx) => {
         const record = await tx.tribunalVerdicts.get(owner.orgId, input.verdict_id);
         if (!record) throw notFound('verdict');
         if (record.status !== 'complete' && record.status !== 'failed') {

@@ -1,0 +1,157 @@
+import { createHmac } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tokenOfLink, signIn } from '../helpers/auth.js';
+import { apiClient, type Api } from '../helpers/openapi.js';
+import { freshSchemaUrl, postgresSkipped } from '../helpers/postgres.js';
+import { spawnServer, type ServerProcess } from '../helpers/processes.js';
+import { newJob, newMember, newWorker, REGISTRATION_KEY, type Leased } from '../helpers/router.js';
+import { approvedRun, newProject } from '../helpers/runs.js';
+
+const SECRET = 'whsec_0123456789abcdef0123456789abcdef';
+
+/**
+ * Same-run races through two real server processes on one PostgreSQL database: each race has
+ * exactly one effect, every answer is a status the route declares (the clients check every answer
+ * against /openapi.json), and nothing answers 5xx. See docs/storage.md, "Concurrency contract".
+ */
+describe.skipIf(postgresSkipped)('two server processes on one PostgreSQL database', () => {
+  const servers: ServerProcess[] = [];
+  let main: Api[];
+  let router: Api[];
+
+  beforeAll(async () => {
+    const env = {
+      DATABASE_URL: await freshSchemaUrl(),
+      WORKER_REGISTRATION_KEY: REGISTRATION_KEY,
+      PAYMENT_WEBHOOK_SECRET: SECRET,
+      // Instances of one deployment share the signing secret: a token works on either.
+      JWT_SECRET: 'jwt-secret-shared-by-both-instances-0123456789',
+    };
+    // One after the other, so the second finds the schema migrated.
+    servers.push(await spawnServer(env));
+    servers.push(await spawnServer(env));
+    main = await Promise.all(servers.map(async (s) => (await apiClient(s.url)).api));
+    router = await Promise.all(servers.map(async (s) => (await apiClient(s.routerUrl)).api));
+  }, 120_000);
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => s.close()));
+  });
+
+  /** `n` calls spread over both servers, all started at once. */
+  const both = <T>(apis: Api[], n: number, call: (api: Api, i: number) => Promise<T>) =>
+    Promise.all(Array.from({ length: n }, (_, i) => call(apis[i % apis.length]!, i)));
+
+  it('mints one receipt per run: one 201, the same receipt with 200 for every other caller', async () => {
+    const owner = await signIn(main[0]!, 'minter@example.com');
+    const project = await newProject(main[0]!, owner.token);
+    const runs = await Promise.all(
+      Array.from({ length: 4 }, () => approvedRun(main[0]!, owner.token, project)),
+    );
+    const answers = await both(main, 80, (api, i) =>
+      api<{ receipt_id: string; org_seq: number }>('POST', `/runs/${runs[i % 4]}/receipt`, {
+        token: owner.token,
+      }),
+    );
+    for (const [r, run] of runs.entries()) {
+      const mine = answers.filter((_, i) => i % 4 === r);
+      expect(mine.map((a) => a.status).sort()).toEqual([...Array(19).fill(200), 201]);
+      expect(new Set(mine.map((a) => a.body.receipt_id)).size, run).toBe(1);
+    }
+    // Four receipts on one gapless, forkless chain.
+    expect(answers.map((a) => a.body.org_seq).sort()).toContain(3);
+    const verified = await main[1]!<{ ok: boolean; receipts_checked: number }>(
+      'GET',
+      '/ledger/verify',
+      {
+        token: owner.token,
+      },
+    );
+    expect(verified.status).toBe(200);
+    expect(verified.body).toMatchObject({ ok: true, receipts_checked: 4 });
+  });
+
+  it('lets one delivery of a payment event take effect; every redelivery answers 200 duplicate', async () => {
+    const memberId = await newMember(router[0]!, false, 'payer@example.com');
+    const body = JSON.stringify({
+      id: 'evt_race',
+      type: 'membership.paid',
+      member_id: memberId,
+      amount: '100.00',
+      currency: 'USD',
+    });
+    const t = Math.floor(Date.now() / 1000);
+    const signature = `t=${t},v1=${createHmac('sha256', SECRET).update(`${t}.${body}`).digest('hex')}`;
+    const answers = await both(main, 60, (api) =>
+      api<{ duplicate: boolean; processed: boolean }>('POST', '/webhooks/payments', {
+        body,
+        headers: { 'x-signature': signature },
+      }),
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array(60).fill(200));
+    expect(answers.filter((a) => !a.body.duplicate)).toHaveLength(1);
+    expect(answers.filter((a) => a.body.processed)).toHaveLength(1);
+    const member = await router[1]!<{ status: string; activated_at: string; expires_at: string }>(
+      'GET',
+      `/members/${memberId}`,
+    );
+    expect(member.body.status).toBe('active');
+    // Activated once: a term of one year, not one per delivery.
+    const term = Date.parse(member.body.expires_at) - Date.parse(member.body.activated_at);
+    expect(term).toBeLessThan(367 * 86_400_000);
+  });
+
+  it('never leases one job twice: 16 workers on two servers drain 12 jobs', async () => {
+    const memberId = await newMember(router[0]!, true, 'jobs@example.com');
+    const jobs = await Promise.all(Array.from({ length: 12 }, () => newJob(router[0]!, memberId)));
+    const workers = await Promise.all(
+      Array.from({ length: 16 }, (_, i) => newWorker(router[i % 2]!, 'gpu_a_96gb', `w${i}`)),
+    );
+    const leased = await both(router, 16, async (api, i) => {
+      const mine: string[] = [];
+      for (;;) {
+        const answer = await api<Leased>('POST', '/workers/jobs/lease', {
+          token: workers[i]!.worker_token,
+          body: {},
+        });
+        if (answer.status === 204) return mine;
+        expect(answer.status).toBe(200);
+        mine.push(answer.body.job.job_id);
+      }
+    });
+    const all = leased.flat();
+    expect(all).toHaveLength(new Set(all).size);
+    expect(new Set(all)).toEqual(new Set(jobs.map((j) => j.job_id)));
+  });
+
+  it('never leaves an organization without an owner when two owners demote each other at once', async () => {
+    for (let round = 0; round < 5; round++) {
+      const a = await signIn(main[0]!, `a${round}@example.com`);
+      const invite = await main[0]!<{ dev_link: string }>('POST', '/org/invites', {
+        token: a.token,
+        body: { email: `b${round}@example.com`, role: 'owner' },
+      });
+      expect(invite.status).toBe(201);
+      const accepted = await main[1]!<{ access_token: string; user: { id: string } }>(
+        'POST',
+        '/auth/accept-invite',
+        { body: { token: tokenOfLink(invite.body.dev_link) } },
+      );
+      expect(accepted.status).toBe(200);
+      const b = { token: accepted.body.access_token, userId: accepted.body.user.id };
+      const [ab, ba] = await Promise.all([
+        main[0]!('PATCH', `/org/members/${b.userId}`, { token: a.token, body: { role: 'member' } }),
+        main[1]!('PATCH', `/org/members/${a.userId}`, { token: b.token, body: { role: 'member' } }),
+      ]);
+      // One demotion wins; the other owner, demoted meanwhile, is refused.
+      expect([ab.status, ba.status].sort()).toEqual([200, 403]);
+      const winner = ab.status === 200 ? a : b;
+      const members = await main[round % 2]!<{ members: Array<{ role: string }> }>(
+        'GET',
+        '/org/members',
+        { token: winner.token },
+      );
+      expect(members.status, members.text).toBe(200);
+      expect(members.body.members.filter((m) => m.role === 'owner')).toHaveLength(1);
+    }
+  });
+});
