@@ -190,7 +190,10 @@ export interface paths {
       };
     };
     put?: never;
-    /** Exchanges a sign-in link token (once) for a JWT */
+    /**
+     * Exchanges a sign-in link token (once) for a JWT
+     * @description Rate limited per client address (429 with Retry-After).
+     */
     post: {
       parameters: {
         query?: never;
@@ -242,6 +245,15 @@ export interface paths {
         };
         /** @description Wrong Content-Type for the request body */
         415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Rate limited; see Retry-After */
+        429: {
           headers: {
             [name: string]: unknown;
           };
@@ -319,7 +331,10 @@ export interface paths {
       };
     };
     put?: never;
-    /** Accepts an invitation (once): joins the inviting organization and returns a JWT */
+    /**
+     * Accepts an invitation (once): joins the inviting organization and returns a JWT
+     * @description Rate limited per client address, with POST /auth/verify (429 with Retry-After).
+     */
     post: {
       parameters: {
         query?: never;
@@ -380,6 +395,15 @@ export interface paths {
         };
         /** @description Wrong Content-Type for the request body */
         415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Rate limited; see Retry-After */
+        429: {
           headers: {
             [name: string]: unknown;
           };
@@ -523,7 +547,7 @@ export interface paths {
     get: {
       parameters: {
         query?: {
-          limit?: number;
+          limit?: string;
           after?: string;
         };
         header?: never;
@@ -589,7 +613,7 @@ export interface paths {
     get: {
       parameters: {
         query?: {
-          limit?: number;
+          limit?: string;
           after?: string;
         };
         header?: never;
@@ -1029,7 +1053,7 @@ export interface paths {
     get: {
       parameters: {
         query?: {
-          limit?: number;
+          limit?: string;
           after?: string;
         };
         header?: never;
@@ -1263,7 +1287,7 @@ export interface paths {
     get: {
       parameters: {
         query?: {
-          limit?: number;
+          limit?: string;
           after?: string;
         };
         header?: never;
@@ -1472,7 +1496,7 @@ export interface paths {
     get: {
       parameters: {
         query?: {
-          limit?: number;
+          limit?: string;
           after?: string;
           lane?: string;
         };
@@ -1703,7 +1727,7 @@ export interface paths {
     get: {
       parameters: {
         query?: {
-          limit?: number;
+          limit?: string;
           after?: string;
           project_id?: string;
           state?: components['schemas']['RunState'];
@@ -3334,7 +3358,7 @@ export interface paths {
         query?: {
           after?: string;
           after_seq?: string;
-          limit?: number;
+          limit?: string;
         };
         header?: never;
         path?: never;
@@ -3515,7 +3539,7 @@ export interface paths {
         query?: {
           after?: string;
           before_seq?: string;
-          limit?: number;
+          limit?: string;
         };
         header?: never;
         path?: never;

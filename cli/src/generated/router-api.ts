@@ -105,7 +105,7 @@ export interface paths {
     get: {
       parameters: {
         query?: {
-          limit?: number;
+          limit?: string;
           after?: string;
         };
         header?: never;
@@ -523,7 +523,7 @@ export interface paths {
     get: {
       parameters: {
         query?: {
-          limit?: number;
+          limit?: string;
           after?: string;
         };
         header?: never;
