@@ -547,7 +547,8 @@ export interface paths {
     get: {
       parameters: {
         query?: {
-          limit?: string;
+          /** @description plain decimal digits: no sign, leading zero, space, exponent or fraction */
+          limit?: number;
           after?: string;
         };
         header?: never;
@@ -613,7 +614,8 @@ export interface paths {
     get: {
       parameters: {
         query?: {
-          limit?: string;
+          /** @description plain decimal digits: no sign, leading zero, space, exponent or fraction */
+          limit?: number;
           after?: string;
         };
         header?: never;
@@ -1053,7 +1055,8 @@ export interface paths {
     get: {
       parameters: {
         query?: {
-          limit?: string;
+          /** @description plain decimal digits: no sign, leading zero, space, exponent or fraction */
+          limit?: number;
           after?: string;
         };
         header?: never;
@@ -1287,7 +1290,8 @@ export interface paths {
     get: {
       parameters: {
         query?: {
-          limit?: string;
+          /** @description plain decimal digits: no sign, leading zero, space, exponent or fraction */
+          limit?: number;
           after?: string;
         };
         header?: never;
@@ -1496,7 +1500,8 @@ export interface paths {
     get: {
       parameters: {
         query?: {
-          limit?: string;
+          /** @description plain decimal digits: no sign, leading zero, space, exponent or fraction */
+          limit?: number;
           after?: string;
           lane?: string;
         };
@@ -1727,7 +1732,8 @@ export interface paths {
     get: {
       parameters: {
         query?: {
-          limit?: string;
+          /** @description plain decimal digits: no sign, leading zero, space, exponent or fraction */
+          limit?: number;
           after?: string;
           project_id?: string;
           state?: components['schemas']['RunState'];
@@ -3356,9 +3362,12 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @description plain decimal digits: no sign, leading zero, space, exponent or fraction */
           after?: string;
+          /** @description plain decimal digits: no sign, leading zero, space, exponent or fraction */
           after_seq?: string;
-          limit?: string;
+          /** @description plain decimal digits: no sign, leading zero, space, exponent or fraction */
+          limit?: number;
         };
         header?: never;
         path?: never;
@@ -3537,9 +3546,12 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @description plain decimal digits: no sign, leading zero, space, exponent or fraction */
           after?: string;
+          /** @description plain decimal digits: no sign, leading zero, space, exponent or fraction */
           before_seq?: string;
-          limit?: string;
+          /** @description plain decimal digits: no sign, leading zero, space, exponent or fraction */
+          limit?: number;
         };
         header?: never;
         path?: never;

@@ -105,7 +105,8 @@ export interface paths {
     get: {
       parameters: {
         query?: {
-          limit?: string;
+          /** @description plain decimal digits: no sign, leading zero, space, exponent or fraction */
+          limit?: number;
           after?: string;
         };
         header?: never;
@@ -523,7 +524,8 @@ export interface paths {
     get: {
       parameters: {
         query?: {
-          limit?: string;
+          /** @description plain decimal digits: no sign, leading zero, space, exponent or fraction */
+          limit?: number;
           after?: string;
         };
         header?: never;

@@ -9,4 +9,4 @@ export const RunEvidenceParams = z.object({ run_id: Id, evidence_id: Id }).stric
 export const ShareParams = z.object({ share_token: z.string().min(1).max(200) }).strict();
 
 /** A non-negative integer in a query string: `?after_seq=` or `1e3` is a 400, not 0 or 1000. */
-export const SeqParam = queryInt(0);
+export const SeqParam = queryInt(0, Number.MAX_SAFE_INTEGER, 'digits');
