@@ -2,6 +2,7 @@ import express, { type Express } from 'express';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
 import { accessLog } from './http/access-log.js';
+import { markEmptyBody } from './http/empty-body.js';
 import { errorHandler, notFoundRoute } from './http/errors.js';
 import { openApiDocument, type ApiDescription } from './http/openapi.js';
 import { requestId } from './http/request-id.js';
@@ -36,7 +37,14 @@ export function createApp({
   const rawParsers = express.Router({ caseSensitive: true, strict: false });
   for (const route of routes) route.mountRawParser?.(rawParsers, jsonBodyLimit);
   app.use(rawParsers);
-  app.use(express.json({ limit: jsonBodyLimit, strict: true, type: 'application/json' }));
+  app.use(
+    express.json({
+      limit: jsonBodyLimit,
+      strict: true,
+      type: 'application/json',
+      verify: markEmptyBody,
+    }),
+  );
 
   const router = express.Router({ caseSensitive: true, strict: false });
   for (const route of routes) route.mount(router, deps);

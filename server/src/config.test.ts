@@ -36,7 +36,7 @@ describe('loadConfig', () => {
     const config = loadConfig({ DATA_DIR: dataDir });
     expect(config).toMatchObject({
       port: 8080,
-      host: '0.0.0.0',
+      host: '127.0.0.1',
       jwtTtlHours: 720,
       magicLinkTtlMinutes: 10,
       production: false,

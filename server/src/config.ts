@@ -20,8 +20,11 @@ export interface ServerConfig {
   mailFrom: string;
   receiptPrefix: string;
   logLevel: string;
-  /** Limits for POST /auth/request: at most `perEmail` and `perIp` requests per window. */
-  authRequestLimit: { perEmail: number; perIp: number; windowSeconds: number };
+  /**
+   * Limits for POST /auth/request (at most `perEmail` and `perIp` requests per window) and for token
+   * guesses, POST /auth/verify and /auth/accept-invite together (`verifyPerIp` per window).
+   */
+  authRequestLimit: { perEmail: number; perIp: number; verifyPerIp: number; windowSeconds: number };
   /** Largest accepted JSON body in bytes. */
   jsonBodyLimit: number;
   /** The router API listener (DESIGN.md section 2): loopback by default, its member and admin routes have no auth. */
@@ -160,7 +163,9 @@ export function loadConfig(env: Env = process.env): ServerConfig {
 
   return {
     port,
-    host: env.HOST ?? '0.0.0.0',
+    // Development listens on loopback only unless HOST says otherwise: a laptop's `npm start` is not
+    // reachable from its network. Production listens on every interface, as a container expects.
+    host: env.HOST ?? (production ? '0.0.0.0' : '127.0.0.1'),
     dataDir,
     databaseUrl: env.DATABASE_URL ? env.DATABASE_URL : null,
     production,
@@ -176,6 +181,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     authRequestLimit: {
       perEmail: intFrom(env, 'AUTH_REQUEST_LIMIT_PER_EMAIL', 5, 1),
       perIp: intFrom(env, 'AUTH_REQUEST_LIMIT_PER_IP', 30, 1),
+      verifyPerIp: intFrom(env, 'AUTH_VERIFY_LIMIT_PER_IP', 30, 1),
       windowSeconds: intFrom(env, 'AUTH_REQUEST_WINDOW_SECONDS', 600, 1),
     },
     jsonBodyLimit: intFrom(env, 'JSON_BODY_LIMIT_BYTES', 1_048_576, 1024),

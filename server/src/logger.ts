@@ -1,8 +1,11 @@
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 
-/** Credentials never reach the log, whatever object a caller passes in. */
-export function createLogger(level: string): Logger {
-  return pino({
+/**
+ * Credentials never reach the log, whatever object a caller passes in. `destination` defaults to
+ * stdout; tests pass a stream to read every line back.
+ */
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  const options = {
     level,
     base: { service: 'runledger' },
     redact: {
@@ -19,5 +22,6 @@ export function createLogger(level: string): Logger {
       ],
       censor: '[redacted]',
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }

@@ -93,6 +93,7 @@ export async function startServer(
     const limits = {
       perEmail: new FixedWindowLimiter(clock, config.authRequestLimit.perEmail, windowMs),
       perIp: new FixedWindowLimiter(clock, config.authRequestLimit.perIp, windowMs),
+      verifyPerIp: new FixedWindowLimiter(clock, config.authRequestLimit.verifyPerIp, windowMs),
     };
     const deps = { runledger, signer };
     const tribunalRunner =

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Clock } from '@runledger/core';
-import { loadConfig, startServer, type ServerConfig } from '@runledger/server';
+import { loadConfig, startServer, type ServerConfig, type StartOptions } from '@runledger/server';
 
 /** A clock the test moves by hand: link expiry, JWT expiry and rate-limit windows without sleeping. */
 export class ManualClock implements Clock {
@@ -38,7 +38,10 @@ export interface TestServer {
  * A real server (both listeners on free loopback ports) over a real SQLite file and real receipt files
  * in a fresh temp DATA_DIR. The sweeper interval is an hour so only `sweepLeases()` expires leases.
  */
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(
+  env: Record<string, string> = {},
+  options: Pick<StartOptions, 'logger'> = {},
+): Promise<TestServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'runledger-http-'));
   const config = loadConfig({
     DATA_DIR: dataDir,
@@ -52,7 +55,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     ...env,
   });
   const clock = new ManualClock();
-  const server = await startServer(config, { clock }).catch(async (error: unknown) => {
+  const server = await startServer(config, { clock, ...options }).catch(async (error: unknown) => {
     await rm(dataDir, { recursive: true, force: true });
     throw error;
   });

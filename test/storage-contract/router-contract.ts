@@ -95,15 +95,16 @@ export function describeRouterStorageContract(name: string, open: () => Promise<
       await storage.close();
     });
 
-    it('changes a job only when epoch, status, token and expiry all match the fence', async () => {
+    it('changes a job only when epoch, status, token, expiry and worker all match the fence', async () => {
       const accept = fenceFor('accept');
-      const ok = { lease_epoch: 1, token_hash: TOKEN, now: T0 };
+      const ok = { lease_epoch: 1, token_hash: TOKEN, now: T0, worker_id: 'wkr_1' };
       await storage.transaction(async (tx) => {
         await tx.jobs.insert(leased('job_1'));
         const refused = [
           { ...ok, lease_epoch: 2 },
           { ...ok, token_hash: 'b'.repeat(64) },
           { ...ok, now: T1 }, // the instant the lease expires
+          { ...ok, worker_id: 'wkr_2' }, // the live token, presented by another worker
         ];
         for (const guard of refused) {
           expect(

@@ -190,7 +190,10 @@ export interface paths {
       };
     };
     put?: never;
-    /** Exchanges a sign-in link token (once) for a JWT */
+    /**
+     * Exchanges a sign-in link token (once) for a JWT
+     * @description Rate limited per client address (429 with Retry-After).
+     */
     post: {
       parameters: {
         query?: never;
@@ -242,6 +245,15 @@ export interface paths {
         };
         /** @description Wrong Content-Type for the request body */
         415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Rate limited; see Retry-After */
+        429: {
           headers: {
             [name: string]: unknown;
           };
@@ -319,7 +331,10 @@ export interface paths {
       };
     };
     put?: never;
-    /** Accepts an invitation (once): joins the inviting organization and returns a JWT */
+    /**
+     * Accepts an invitation (once): joins the inviting organization and returns a JWT
+     * @description Rate limited per client address, with POST /auth/verify (429 with Retry-After).
+     */
     post: {
       parameters: {
         query?: never;
@@ -380,6 +395,15 @@ export interface paths {
         };
         /** @description Wrong Content-Type for the request body */
         415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Rate limited; see Retry-After */
+        429: {
           headers: {
             [name: string]: unknown;
           };
@@ -523,6 +547,7 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @description plain decimal digits: no sign, leading zero, space, exponent or fraction */
           limit?: number;
           after?: string;
         };
@@ -589,6 +614,7 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @description plain decimal digits: no sign, leading zero, space, exponent or fraction */
           limit?: number;
           after?: string;
         };
@@ -1029,6 +1055,7 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @description plain decimal digits: no sign, leading zero, space, exponent or fraction */
           limit?: number;
           after?: string;
         };
@@ -1263,6 +1290,7 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @description plain decimal digits: no sign, leading zero, space, exponent or fraction */
           limit?: number;
           after?: string;
         };
@@ -1472,6 +1500,7 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @description plain decimal digits: no sign, leading zero, space, exponent or fraction */
           limit?: number;
           after?: string;
           lane?: string;
@@ -1703,6 +1732,7 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @description plain decimal digits: no sign, leading zero, space, exponent or fraction */
           limit?: number;
           after?: string;
           project_id?: string;
@@ -3332,8 +3362,11 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @description plain decimal digits: no sign, leading zero, space, exponent or fraction */
           after?: string;
+          /** @description plain decimal digits: no sign, leading zero, space, exponent or fraction */
           after_seq?: string;
+          /** @description plain decimal digits: no sign, leading zero, space, exponent or fraction */
           limit?: number;
         };
         header?: never;
@@ -3513,8 +3546,11 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @description plain decimal digits: no sign, leading zero, space, exponent or fraction */
           after?: string;
+          /** @description plain decimal digits: no sign, leading zero, space, exponent or fraction */
           before_seq?: string;
+          /** @description plain decimal digits: no sign, leading zero, space, exponent or fraction */
           limit?: number;
         };
         header?: never;

@@ -105,6 +105,7 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @description plain decimal digits: no sign, leading zero, space, exponent or fraction */
           limit?: number;
           after?: string;
         };
@@ -523,6 +524,7 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @description plain decimal digits: no sign, leading zero, space, exponent or fraction */
           limit?: number;
           after?: string;
         };

@@ -50,7 +50,8 @@ const fence = (
     ...flags,
   });
 
-const heldLease = { token: true, unexpired: true };
+// A lease token is bound to its worker: another worker presenting it is refused like a stale token.
+const heldLease = { token: true, unexpired: true, worker: true };
 
 export const LEASE_FENCES: Readonly<Record<JobEventType, LeaseFence>> = Object.freeze({
   lease: fence(['queued']),

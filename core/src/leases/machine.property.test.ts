@@ -86,7 +86,7 @@ describe('the lease machine under random workers and clocks', () => {
                 const mine = issued.filter((t) => t.worker === c.w);
                 const hash =
                   mine.length > 0 ? mine[c.pick % mine.length]!.hash : hashSecret('never-issued');
-                event = { type: c.type, token_hash: hash, now };
+                event = { type: c.type, token_hash: hash, worker_id: WORKERS[c.w]!, now };
                 break;
               }
               case 'heartbeat':
@@ -152,7 +152,12 @@ describe('the lease machine under random workers and clocks', () => {
             // The same, asked of the machine itself: at most one token can still act on the job.
             const actors = issued.filter((t) => {
               try {
-                transition(job, { type: 'fail', token_hash: t.hash, now: new Date(clock) });
+                transition(job, {
+                  type: 'fail',
+                  token_hash: t.hash,
+                  worker_id: WORKERS[t.worker] ?? 'none',
+                  now: new Date(clock),
+                });
                 return true;
               } catch {
                 return false;

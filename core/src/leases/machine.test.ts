@@ -42,7 +42,7 @@ function eventOf(type: JobEventType): JobEvent {
     case 'manual_complete':
       return { type };
     default:
-      return { type, token_hash: TOKEN, now };
+      return { type, token_hash: TOKEN, worker_id: 'w1', now };
   }
 }
 
@@ -128,15 +128,45 @@ describe('job transitions', () => {
 
   it('rejects a stale lease token with 409 and a message that says so', () => {
     const e = conflictOf(() =>
-      transition(jobIn('leased'), { type: 'accept', token_hash: 'c'.repeat(64), now: at(1) }),
+      transition(jobIn('leased'), {
+        type: 'accept',
+        token_hash: 'c'.repeat(64),
+        worker_id: 'w1',
+        now: at(1),
+      }),
     );
     expect(e.message).toMatch(/^stale lease/);
   });
 
+  it('rejects the live token of another worker with 409: a lease is bound to its worker', () => {
+    for (const type of ['accept', 'fail'] as const) {
+      const e = conflictOf(() =>
+        transition(jobIn('leased'), { type, token_hash: TOKEN, worker_id: 'w2', now: at(1) }),
+      );
+      expect(e.message).toMatch(/another worker/);
+    }
+    for (const type of ['status', 'log', 'artifact', 'complete'] as const) {
+      conflictOf(() =>
+        transition(jobIn('running'), { type, token_hash: TOKEN, worker_id: 'w2', now: at(1) }),
+      );
+    }
+    expect(fenceFor('accept').worker).toBe(true);
+  });
+
   it('treats the lease as expired from the instant lease_expires_at is reached', () => {
-    transition(jobIn('running'), { type: 'status', token_hash: TOKEN, now: at(599.999) });
+    transition(jobIn('running'), {
+      type: 'status',
+      token_hash: TOKEN,
+      worker_id: 'w1',
+      now: at(599.999),
+    });
     const e = conflictOf(() =>
-      transition(jobIn('running'), { type: 'status', token_hash: TOKEN, now: at(600) }),
+      transition(jobIn('running'), {
+        type: 'status',
+        token_hash: TOKEN,
+        worker_id: 'w1',
+        now: at(600),
+      }),
     );
     expect(e.message).toMatch(/^stale lease: the lease has expired/);
     conflictOf(() =>
@@ -195,9 +225,16 @@ describe('job transitions', () => {
       ttl_seconds: 60,
     }).job;
     expect(second.lease_epoch).toBe(2);
-    conflictOf(() => transition(second, { type: 'accept', token_hash: TOKEN, now: at(62) }));
+    conflictOf(() =>
+      transition(second, { type: 'accept', token_hash: TOKEN, worker_id: 'w2', now: at(62) }),
+    );
     expect(
-      transition(second, { type: 'accept', token_hash: 'd'.repeat(64), now: at(62) }).job.status,
+      transition(second, {
+        type: 'accept',
+        token_hash: 'd'.repeat(64),
+        worker_id: 'w2',
+        now: at(62),
+      }).job.status,
     ).toBe('running');
   });
 

@@ -20,6 +20,8 @@ export type JobEvent =
   | {
       type: 'accept' | 'status' | 'log' | 'artifact' | 'complete' | 'fail';
       token_hash: string;
+      /** The calling worker: the lease must be held by it, not only its token presented. */
+      worker_id: string;
       now: Date;
     }
   | { type: 'heartbeat'; worker_id: string; now: Date; ttl_seconds: number }

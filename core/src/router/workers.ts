@@ -62,7 +62,12 @@ export function workerUseCases(ctx: RouterContext): WorkerUseCases {
       if (typeof leaseToken !== 'string' || leaseToken.length > MAX_TOKEN_LENGTH) {
         throw conflict('stale lease: the token does not hold this job');
       }
-      const event: JobEvent = { type, token_hash: hashSecret(leaseToken), now };
+      const event: JobEvent = {
+        type,
+        token_hash: hashSecret(leaseToken),
+        worker_id: worker.worker_id,
+        now,
+      };
       const next = await applyJobEvent(tx, job, event, at, extras(job, now));
       await tx.workers.touch(worker.worker_id, at);
       if (also) await also(tx, next.job, at, receipts);

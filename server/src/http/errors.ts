@@ -59,13 +59,21 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       res.status(STATUS_OF[error.code]).json({ detail: error.message });
       return;
     }
+    // The router's URIError for a malformed percent-escape carries the raw segment (a share token,
+    // say) in its message: answered as bad input and never logged.
+    if (error instanceof URIError) {
+      res.status(400).json({ detail: 'the path has a malformed percent-escape' });
+      return;
+    }
     const parserType = (error as { type?: unknown } | null)?.type;
     const parser = typeof parserType === 'string' ? PARSER_ERRORS[parserType] : undefined;
     if (parser) {
       res.status(parser.status).json({ detail: parser.detail });
       return;
     }
-    logger.error({ err: error, req_id: req.id, method: req.method, path: req.path }, 'unhandled');
+    // The declared route, never the raw path: a path may carry a share token.
+    const route = typeof res.locals.route === 'string' ? res.locals.route : '(unmatched)';
+    logger.error({ err: error, req_id: req.id, method: req.method, route }, 'unhandled');
     res.status(500).json({ detail: 'internal server error' });
   };
 }

@@ -4,6 +4,7 @@ import express, { type Request, type Response, type Router } from 'express';
 import type { z } from 'zod';
 import { authenticate, type AuthRequirement } from './auth.js';
 import { ErrorBody } from './components.js';
+import { bodyIsMissing } from './empty-body.js';
 import type { JwtSigner } from './jwt.js';
 import { validationError } from './validation.js';
 
@@ -171,6 +172,9 @@ export function defineRoute<
     }
     const actor = await authenticate(req, def.auth, deps.runledger, deps.signer);
     def.precondition?.(req);
+    if (def.body && !def.rawBody && bodyIsMissing(req)) {
+      throw new RunledgerError('invalid_input', 'request body is required: send a JSON object');
+    }
     let status: SuccessStatus = def.status;
     const allowed = new Set<SuccessStatus>([def.status, ...(def.alsoStatus ?? [])]);
     const ctx = {
@@ -275,6 +279,8 @@ export function defineRoute<
           ? [{ [credentialScheme(def.credentialHeader)]: [] }]
           : securityOf(def.auth),
         'x-runledger-auth': def.auth,
+        // A route without a declared body runs whatever is sent (see empty-body.ts).
+        ...(def.body || def.nonJsonBody ? {} : { 'x-runledger-body': 'none' }),
         request: {
           ...(def.params ? { params: def.params } : {}),
           ...(def.query ? { query: def.query } : {}),

@@ -12,13 +12,19 @@ import { z } from 'zod';
 import { LinkHelp } from '../http/components.js';
 import type { JwtSigner } from '../http/jwt.js';
 import type { FixedWindowLimiter } from '../http/rate-limit.js';
+import { withoutRemoteDevLink } from '../http/loopback.js';
 import { defineRoute, type Route } from '../http/route.js';
 import { linkHelpPage } from './link-help.js';
 
 export interface AuthRouteDeps {
   runledger: Runledger;
   signer: JwtSigner;
-  limits: { perEmail: FixedWindowLimiter; perIp: FixedWindowLimiter };
+  limits: {
+    perEmail: FixedWindowLimiter;
+    perIp: FixedWindowLimiter;
+    /** Token guesses (POST /auth/verify and /auth/accept-invite) per client address. */
+    verifyPerIp: FixedWindowLimiter;
+  };
 }
 
 const TokenQuery = z.object({ token: z.string().max(512).optional() }).strict();
@@ -80,7 +86,7 @@ export function authRoutes({ runledger, signer, limits }: AuthRouteDeps): Route[
       handler: async ({ body, req }) => {
         limits.perIp.hit(`ip:${req.ip ?? 'unknown'}`);
         limits.perEmail.hit(`email:${body.email}`);
-        return runledger.auth.requestLink(body.email);
+        return withoutRemoteDevLink(req, await runledger.auth.requestLink(body.email));
       },
     }),
     linkHelpRoute('/auth/verify', 'sign-in'),
@@ -88,27 +94,35 @@ export function authRoutes({ runledger, signer, limits }: AuthRouteDeps): Route[
       method: 'post',
       path: '/auth/verify',
       summary: 'Exchanges a sign-in link token (once) for a JWT',
+      description: 'Rate limited per client address (429 with Retry-After).',
       tag: 'auth',
       auth: 'none',
       body: AuthVerifyBody,
       status: 200,
       response: AuthToken,
-      errors: [401],
-      handler: async ({ body }) => tokenAnswer(signer, await runledger.auth.verifyLink(body.token)),
+      errors: [401, 429],
+      handler: async ({ body, req }) => {
+        limits.verifyPerIp.hit(`ip:${req.ip ?? 'unknown'}`);
+        return tokenAnswer(signer, await runledger.auth.verifyLink(body.token));
+      },
     }),
     linkHelpRoute('/auth/accept-invite', 'invitation'),
     defineRoute({
       method: 'post',
       path: '/auth/accept-invite',
       summary: 'Accepts an invitation (once): joins the inviting organization and returns a JWT',
+      description:
+        'Rate limited per client address, with POST /auth/verify (429 with Retry-After).',
       tag: 'auth',
       auth: 'none',
       body: AcceptInviteBody,
       status: 200,
       response: AuthToken,
-      errors: [401, 409],
-      handler: async ({ body }) =>
-        tokenAnswer(signer, await runledger.auth.acceptInvite(body.token)),
+      errors: [401, 409, 429],
+      handler: async ({ body, req }) => {
+        limits.verifyPerIp.hit(`ip:${req.ip ?? 'unknown'}`);
+        return tokenAnswer(signer, await runledger.auth.acceptInvite(body.token));
+      },
     }),
     defineRoute({
       method: 'get',

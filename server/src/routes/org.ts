@@ -9,6 +9,7 @@ import {
   type Runledger,
 } from '@runledger/core';
 import { z } from 'zod';
+import { withoutRemoteDevLink } from '../http/loopback.js';
 import { defineRoute, type Route } from '../http/route.js';
 import { PageQuery, pageOf } from './paging.js';
 
@@ -52,7 +53,8 @@ export function orgRoutes({ runledger }: { runledger: Runledger }): Route[] {
       status: 201,
       response: InviteCreated,
       errors: [409],
-      handler: async ({ actor, body }) => runledger.orgs.createInvite(actor, body),
+      handler: async ({ actor, body, req }) =>
+        withoutRemoteDevLink(req, await runledger.orgs.createInvite(actor, body)),
     }),
     defineRoute({
       method: 'get',

@@ -1,7 +1,8 @@
 import { MAX_PAGE_LIMIT } from '@runledger/core';
 import { z } from 'zod';
+import { queryInt } from '../http/query-int.js';
 
-export const Limit = z.coerce.number().int().min(1).max(MAX_PAGE_LIMIT).optional();
+export const Limit = queryInt(1, MAX_PAGE_LIMIT).optional();
 
 /** `?limit=&after=` on every list: limit 1..200 (default 50), after = the `next` of the previous page. */
 export const PageQuery = z
