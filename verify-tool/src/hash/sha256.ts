@@ -13,14 +13,16 @@ const pure: Digest = (data) => pureSha256(typeof data === 'string' ? utf8ToBytes
 const pureHex: HexDigest = (data) => bytesToHex(pure(data));
 
 const node = nodeCrypto;
+/** A Buffer seen as a plain Uint8Array, so both backends return the same type. */
+const plain = (b: Uint8Array) => new Uint8Array(b.buffer, b.byteOffset, b.length);
 const oneShot = typeof node?.hash === 'function' ? node.hash : undefined;
 
 export const sha256: Digest =
   node === undefined
     ? pure
     : oneShot !== undefined
-      ? (data) => oneShot('sha256', data, 'buffer')
-      : (data) => node.createHash('sha256').update(data).digest();
+      ? (data) => plain(oneShot('sha256', data, 'buffer'))
+      : (data) => plain(node.createHash('sha256').update(data).digest());
 
 /** Lowercase hex SHA-256 of bytes, or of a string's UTF-8 encoding. */
 export const sha256Hex: HexDigest =
