@@ -39,7 +39,15 @@ export type ChainErrorCode =
   /** The last receipt is not the expected head (the export header's head_sha256). */
   | 'head_mismatch'
   /** Export only: the header's org_id differs from the org the caller expected. */
-  | 'header_mismatch';
+  | 'header_mismatch'
+  /** Export only: the header's checkpoint is not a readable signed note with a checkpoint body. */
+  | 'bad_checkpoint'
+  /** Export only: the Merkle root of the receipts (or their count) differs from the signed checkpoint. */
+  | 'root_mismatch'
+  /** Export only: the checkpoint's origin is not this organization's ledger. */
+  | 'origin_mismatch'
+  /** Export only: no supplied key valid at the checkpoint's time signed it. */
+  | 'signature_invalid';
 
 export interface ChainError {
   /** The receipt the finding is about; null when it is about the export as a whole or an unreadable line. */

@@ -1,6 +1,10 @@
 import { ChainVerifier } from '../chain/verifier.js';
 import type { ChainVerifyOptions, ChainVerifyResult } from '../chain/types.js';
 import { VerifyError } from '../errors.js';
+import { toHex } from '../hash/hex.js';
+import { checkSignedCheckpoint, type Authorship } from '../ledger/signed-checkpoint.js';
+import { ReceiptTree } from '../ledger/receipt-tree.js';
+import type { TrustedKey } from '../note/keyring.js';
 import type { ExportHeader } from './format.js';
 import { isCompleteJson, parseExportHeader, parseExportLine } from './parse.js';
 
@@ -8,10 +12,17 @@ export interface ExportVerifyOptions extends Omit<ChainVerifyOptions, 'expectedH
   /** Called every `progressEvery` receipts (default 10,000) with the count so far. */
   onProgress?: (receiptsChecked: number) => void;
   progressEvery?: number;
+  /** Keys to check the header's checkpoint signature with; without them authorship is not checked. */
+  keys?: readonly TrustedKey[];
 }
 
 export interface ExportVerifyResult extends ChainVerifyResult {
   header: ExportHeader;
+  /** RFC 9162 root (hex) of the tree over the receipts' receipt_sha256, in order. */
+  merkle_root: string;
+  /** The header's checkpoint as read: size, root (hex), origin; null without one. */
+  checkpoint: { origin: string; tree_size: number; root_hash: string } | null;
+  authorship: Authorship;
 }
 
 /**
@@ -28,6 +39,7 @@ export async function verifyExportLines(
   const progressEvery = options.progressEvery ?? 10_000;
   let header: ExportHeader | undefined;
   let verifier: ChainVerifier | undefined;
+  const tree = new ReceiptTree();
   let lineNo = 0;
   let receiptLines = 0;
   // One line of look-ahead: only the last line can be a cut-off one, and it is checked more closely.
@@ -56,6 +68,7 @@ export async function verifyExportLines(
       });
     }
     chain.push(parsed.entry, line);
+    tree.add(parsed.entry.receipt_sha256);
     if (options.onProgress !== undefined && chain.receiptsChecked % progressEvery === 0) {
       options.onProgress(chain.receiptsChecked);
     }
@@ -112,6 +125,32 @@ export async function verifyExportLines(
       message: `the header's org_id ${header.org_id} is not the receipts' org ${orgId}`,
     });
   }
+  const root = tree.root();
+  let authorship: Authorship = {
+    status: 'no_checkpoint',
+    message: 'the export carries no checkpoint: authorship cannot be checked, only the hash chain',
+  };
+  let checkpoint: ExportVerifyResult['checkpoint'] = null;
+  if (header.checkpoint !== undefined) {
+    const checked = checkSignedCheckpoint(header.checkpoint, {
+      originSuffix: `/orgs/${header.org_id}`,
+      size: receiptLines,
+      root,
+      keys: options.keys,
+      fallbackTime: header.exported_at,
+    });
+    for (const finding of checked.findings) {
+      verifier.report({ receipt_id: null, org_seq: null, ...finding });
+    }
+    authorship = checked.authorship;
+    if (checked.checkpoint !== null) {
+      checkpoint = {
+        origin: checked.checkpoint.origin,
+        tree_size: checked.checkpoint.size,
+        root_hash: toHex(checked.checkpoint.rootHash),
+      };
+    }
+  }
   options.onProgress?.(verifier.receiptsChecked);
-  return { ...verifier.result(), header };
+  return { ...verifier.result(), header, merkle_root: toHex(root), checkpoint, authorship };
 }
