@@ -14,6 +14,8 @@ export interface ExportVerifyOptions extends Omit<ChainVerifyOptions, 'expectedH
   progressEvery?: number;
   /** Keys to check the header's checkpoint signature with; without them authorship is not checked. */
   keys?: readonly TrustedKey[];
+  /** Also report the Merkle root of the first this-many receipts (for consistency checks). */
+  rootAtSize?: number;
 }
 
 export interface ExportVerifyResult extends ChainVerifyResult {
@@ -23,6 +25,8 @@ export interface ExportVerifyResult extends ChainVerifyResult {
   /** The header's checkpoint as read: size, root (hex), origin; null without one. */
   checkpoint: { origin: string; tree_size: number; root_hash: string } | null;
   authorship: Authorship;
+  /** The root (hex) of the first `rootAtSize` receipts, when asked and the export has that many. */
+  merkle_root_at_size?: string;
 }
 
 /**
@@ -40,6 +44,7 @@ export async function verifyExportLines(
   let header: ExportHeader | undefined;
   let verifier: ChainVerifier | undefined;
   const tree = new ReceiptTree();
+  let rootAtSize = options.rootAtSize === 0 ? toHex(tree.root()) : undefined;
   let lineNo = 0;
   let receiptLines = 0;
   // One line of look-ahead: only the last line can be a cut-off one, and it is checked more closely.
@@ -69,6 +74,7 @@ export async function verifyExportLines(
     }
     chain.push(parsed.entry, line);
     tree.add(parsed.entry.receipt_sha256);
+    if (tree.size === options.rootAtSize) rootAtSize = toHex(tree.root());
     if (options.onProgress !== undefined && chain.receiptsChecked % progressEvery === 0) {
       options.onProgress(chain.receiptsChecked);
     }
@@ -152,5 +158,12 @@ export async function verifyExportLines(
     }
   }
   options.onProgress?.(verifier.receiptsChecked);
-  return { ...verifier.result(), header, merkle_root: toHex(root), checkpoint, authorship };
+  return {
+    ...verifier.result(),
+    header,
+    merkle_root: toHex(root),
+    checkpoint,
+    authorship,
+    ...(rootAtSize === undefined ? {} : { merkle_root_at_size: rootAtSize }),
+  };
 }
