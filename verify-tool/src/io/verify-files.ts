@@ -1,8 +1,13 @@
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
 import {
   verifyExportLines,
   type ExportVerifyOptions,
   type ExportVerifyResult,
 } from '../export/verify.js';
+import type { Authorship } from '../ledger/signed-checkpoint.js';
+import type { TrustedKey } from '../note/keyring.js';
+import { checkRouterAnchor, routerAnchorFileName } from '../router/anchor.js';
 import {
   mergeRouterResults,
   verifyRouterReceiptLines,
@@ -18,21 +23,58 @@ export function verifyExportFile(
   return verifyExportLines(readLines(path), options);
 }
 
+export interface RouterFilesResult extends RouterVerifyResult {
+  /** `verified` when every file's anchor is signed by a supplied key valid at its time. */
+  authorship: Authorship['status'];
+}
+
+async function readAnchor(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
 /**
  * Verifies router receipt files: each path is a file, or a directory whose `*.receipts.jsonl`
- * files are all checked in date order. Each file is its own chain. Findings name the file by
- * its path.
+ * files (any instances') are all checked in name order. Each file is its own chain and must match
+ * the anchor beside it. Findings name the file by its path.
  */
 export async function verifyRouterReceiptFiles(
   pathsOrDir: string | readonly string[],
-  options: { maxErrors?: number } = {},
-): Promise<RouterVerifyResult> {
+  options: { maxErrors?: number; keys?: readonly TrustedKey[] } = {},
+): Promise<RouterFilesResult> {
   const files = await expandReceiptPaths(
     typeof pathsOrDir === 'string' ? [pathsOrDir] : pathsOrDir,
   );
   const results: RouterVerifyResult[] = [];
+  const statuses = new Set<Authorship['status']>();
   for (const file of files) {
-    results.push(await verifyRouterReceiptLines(readLines(file), { ...options, fileName: file }));
+    const result = await verifyRouterReceiptLines(readLines(file), {
+      maxErrors: options.maxErrors,
+      fileName: file,
+    });
+    const anchor = checkRouterAnchor(
+      await readAnchor(routerAnchorFileName(file)),
+      {
+        path: file,
+        name: basename(file),
+        lines: result.receipts_checked,
+        headChecksum: result.head_checksum_sha256,
+      },
+      options.keys,
+    );
+    statuses.add(anchor.authorship.status);
+    results.push({
+      ...result,
+      ok: result.ok && anchor.errors.length === 0,
+      errors: [...result.errors, ...anchor.errors],
+    });
   }
-  return mergeRouterResults(results);
+  const merged = mergeRouterResults(results);
+  const authorship =
+    statuses.size === 1 ? [...statuses][0]! : statuses.has('failed') ? 'failed' : 'not_checked';
+  return { ...merged, authorship };
 }
