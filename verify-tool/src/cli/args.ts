@@ -9,7 +9,7 @@ export type CliCommand =
       keys: string[];
     }
   | { command: 'receipts'; paths: string[]; json: boolean; keys: string[] }
-  | { command: 'receipt'; file: string; json: boolean; keys: string[] }
+  | { command: 'receipt'; file: string; json: boolean; keys: string[]; prefix: string | undefined }
   | {
       command: 'consistency';
       old: string;
@@ -22,7 +22,7 @@ export type CliCommand =
 
 export const USAGE = `usage:
   runledger-verify [--json] [--strict] [--prefix P] [--org ORG_ID] [--key K] EXPORT.ndjson
-  runledger-verify receipt [--json] [--key K] SHARE.json
+  runledger-verify receipt [--json] [--prefix P] [--key K] SHARE.json
   runledger-verify consistency [--json] [--key K] [--proof PROOF.json] OLD NEW
   runledger-verify receipts [--json] [--key K] DIR_OR_FILE...
 Verifies runledger exports, shared receipts and router receipt files offline.
@@ -72,8 +72,11 @@ export function parseArgs(argv: readonly string[]): CliCommand {
     else positional.push(arg);
   }
   const sub = positional[0] ?? '';
-  if (SUBCOMMANDS.has(sub) && (strict || prefix !== undefined || org !== undefined)) {
-    throw new UsageError('--strict, --prefix and --org apply to exports only');
+  if (SUBCOMMANDS.has(sub) && (strict || org !== undefined)) {
+    throw new UsageError('--strict and --org apply to exports only');
+  }
+  if (prefix !== undefined && sub !== 'receipt' && SUBCOMMANDS.has(sub)) {
+    throw new UsageError('--prefix applies to exports and shared receipts only');
   }
   if (proof !== undefined && sub !== 'consistency')
     throw new UsageError('--proof applies to consistency only');
@@ -84,7 +87,7 @@ export function parseArgs(argv: readonly string[]): CliCommand {
   }
   if (sub === 'receipt') {
     if (rest.length !== 1) throw new UsageError('receipt needs exactly one share JSON file');
-    return { command: 'receipt', file: rest[0] as string, json, keys };
+    return { command: 'receipt', file: rest[0] as string, json, keys, prefix };
   }
   if (sub === 'consistency') {
     if (rest.length !== 2) throw new UsageError('consistency needs OLD and NEW');

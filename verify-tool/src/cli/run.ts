@@ -109,7 +109,7 @@ async function execute(command: Run, io: CliStreams): Promise<number> {
   }
   if (command.command === 'receipt') {
     const share = parseJsonFile(command.file, await readSmallFile(command.file));
-    const result = verifySharedReceipt(share, { keys });
+    const result = verifySharedReceipt(share, { keys, receiptPrefix: command.prefix });
     print(result, receiptSummary(command.file, result));
     return result.ok ? EXIT_OK : EXIT_TAMPERED;
   }

@@ -73,6 +73,27 @@ describe('verifySharedReceipt', () => {
     );
   });
 
+  it('rejects a flipped low bit or case bit at every byte of the share JSON', () => {
+    const text = JSON.stringify(share(6));
+    let changes = 0;
+    for (let at = 0; at < text.length; at += 1) {
+      for (const xor of [0x01, 0x20]) {
+        const changed =
+          text.slice(0, at) + String.fromCharCode(text.charCodeAt(at) ^ xor) + text.slice(at + 1);
+        let doc: unknown;
+        try {
+          doc = JSON.parse(changed);
+        } catch {
+          continue;
+        }
+        if (JSON.stringify(doc) === text) continue;
+        changes += 1;
+        expect(verifySharedReceipt(doc, { keys }).ok, `byte ${at} ^ ${xor}`).toBe(false);
+      }
+    }
+    expect(changes).toBeGreaterThan(text.length);
+  });
+
   it('names what failed', () => {
     const s = share(4);
     const edited = { ...s, inclusion_proof: { ...(s.inclusion_proof as object), leaf_index: 5 } };

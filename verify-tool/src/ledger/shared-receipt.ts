@@ -1,4 +1,6 @@
 import { canonicalJson } from '../canonical/json.js';
+import { DEFAULT_RECEIPT_PREFIX } from '../chain/verifier.js';
+import { receiptId } from '../receipts/id.js';
 import { fromHex, toHex } from '../hash/hex.js';
 import { sha256Hex, SHA256_HEX } from '../hash/sha256.js';
 import { leafHash } from '../merkle/hash.js';
@@ -42,7 +44,7 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 
 export function verifySharedReceipt(
   share: unknown,
-  options: { keys?: readonly TrustedKey[] } = {},
+  options: { keys?: readonly TrustedKey[]; receiptPrefix?: string } = {},
 ): SharedReceiptResult {
   const findings: SharedReceiptResult['findings'] = [];
   const fail = (message: string): SharedReceiptResult => ({
@@ -93,11 +95,13 @@ export function verifySharedReceipt(
       message: `org_seq ${seq}, payload.org_seq ${JSON.stringify(payload.org_seq)} and leaf_index ${String(proof.leaf_index)} must agree`,
     });
   }
-  if (!receipt_id.endsWith(`-${String(seq).padStart(6, '0')}-${receipt_sha256.slice(0, 8)}`)) {
-    findings.push({
-      code: 'field_mismatch',
-      message: `receipt_id ${receipt_id} does not match org_seq and receipt_sha256`,
-    });
+  const expectedId = receiptId(
+    options.receiptPrefix ?? DEFAULT_RECEIPT_PREFIX,
+    seq,
+    receipt_sha256,
+  );
+  if (receipt_id !== expectedId) {
+    findings.push({ code: 'field_mismatch', message: `receipt_id should be ${expectedId}` });
   }
   const checked = checkSignedCheckpoint(share.checkpoint, {
     originSuffix: `/orgs/${String(payload.org_id)}`,
