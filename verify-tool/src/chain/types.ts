@@ -7,6 +7,11 @@ export interface LedgerEntryInput {
   created_at: string;
   /** The payload's canonical JSON text exactly as stored; these are the bytes that are hashed. */
   payload_text: string;
+  /**
+   * SHA-256 (hex) of payload_text's UTF-8 bytes, when the reader already hashed them from the raw
+   * line (a byte slice hashes faster than a string); the verifier trusts it as its own computation.
+   */
+  payload_sha256?: string;
 }
 
 export type ChainErrorCode =

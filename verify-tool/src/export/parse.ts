@@ -4,7 +4,7 @@ import { VerifyError } from '../errors.js';
 import { SHA256_HEX } from '../hash/sha256.js';
 import { EXPORT_FORMAT, type ExportHeader } from './format.js';
 
-const PAYLOAD_KEY = ',"payload":';
+export const PAYLOAD_KEY = ',"payload":';
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -1,10 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { PAYLOAD_KEY } from '../export/parse.js';
 import {
-  verifyExportLines,
+  ExportVerifier,
   type ExportVerifyOptions,
   type ExportVerifyResult,
 } from '../export/verify.js';
+import { sha256Hex } from '../hash/sha256.js';
 import type { Authorship } from '../ledger/signed-checkpoint.js';
 import type { TrustedKey } from '../note/keyring.js';
 import { checkRouterAnchor, routerAnchorFileName } from '../router/anchor.js';
@@ -13,14 +15,27 @@ import {
   verifyRouterReceiptLines,
   type RouterVerifyResult,
 } from '../router/verify.js';
-import { expandReceiptPaths, readLines } from './lines.js';
+import { expandReceiptPaths, forEachLineBytes, readLines } from './lines.js';
+
+const PAYLOAD_KEY_BYTES = Buffer.from(PAYLOAD_KEY, 'utf8');
 
 /** Verifies an NDJSON export file, streaming. Throws VerifyError for unreadable or truncated input. */
-export function verifyExportFile(
+export async function verifyExportFile(
   path: string,
   options: ExportVerifyOptions = {},
 ): Promise<ExportVerifyResult> {
-  return verifyExportLines(readLines(path), options);
+  const verifier = new ExportVerifier(options);
+  await forEachLineBytes(path, (buffer, start, end) => {
+    const text = buffer.toString('utf8', start, end);
+    // Hash the payload's bytes straight from the buffer: same bytes as the text's payload slice.
+    const at = buffer.indexOf(PAYLOAD_KEY_BYTES, start);
+    const payloadSha256 =
+      at > start && at < end && buffer[end - 1] === 0x7d
+        ? sha256Hex(buffer.subarray(at + PAYLOAD_KEY_BYTES.length, end - 1))
+        : undefined;
+    verifier.push(payloadSha256 === undefined ? { text } : { text, payloadSha256 });
+  });
+  return verifier.finish();
 }
 
 export interface RouterFilesResult extends RouterVerifyResult {

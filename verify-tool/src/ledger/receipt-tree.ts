@@ -1,4 +1,3 @@
-import { SHA256_HEX } from '../hash/sha256.js';
 import { fromHex } from '../hash/hex.js';
 import { CompactTree } from '../merkle/compact.js';
 import { HASH_SIZE, leafHash } from '../merkle/hash.js';
@@ -6,9 +5,8 @@ import { HASH_SIZE, leafHash } from '../merkle/hash.js';
 /** Leaf data of a receipt: the 32 raw bytes of its receipt_sha256 (lowercase hex). */
 export function receiptLeaf(receiptSha256: string): Uint8Array {
   // A malformed hash is already a finding of its own; it still takes its place in the tree.
-  return SHA256_HEX.test(receiptSha256)
-    ? (fromHex(receiptSha256) as Uint8Array)
-    : new Uint8Array(HASH_SIZE);
+  const bytes = receiptSha256.length === 2 * HASH_SIZE ? fromHex(receiptSha256) : null;
+  return bytes ?? new Uint8Array(HASH_SIZE);
 }
 
 /** An organization's receipt tree grown in org_seq order, for streaming verification. */
