@@ -70,7 +70,7 @@ export function receiptsSummary(result: RouterFilesResult): string {
   const lines = [
     `${result.files_checked} files, ${result.receipts_checked} router receipts checked`,
   ];
-  if (result.ok) lines.push('OK: every checksum, link, seq and anchor checks out');
+  if (result.ok) lines.push('OK: every checksum, link and seq checks out');
   else {
     lines.push(
       ...findingLines(
@@ -83,13 +83,21 @@ export function receiptsSummary(result: RouterFilesResult): string {
       ),
     );
   }
-  lines.push(
-    result.authorship === 'verified'
-      ? 'AUTHORSHIP: every anchor is signed by a supplied key'
-      : result.authorship === 'not_checked'
-        ? 'AUTHORSHIP NOT CHECKED: no key given (--key): anchors were compared, not their signatures'
-        : 'AUTHORSHIP FAILED: see the findings',
-  );
+  const anchored = result.files_checked - result.unanchored_files.length;
+  if (anchored > 0) lines.push(`${anchored} files checked against their anchors`);
+  if (result.unanchored_files.length > 0) {
+    lines.push(
+      `UNANCHORED: ${result.unanchored_files.length} files predate anchors; a cut at a line boundary cannot be detected in them`,
+    );
+  }
+  const authorship = {
+    verified: 'AUTHORSHIP: every anchor is signed by a supplied key',
+    not_checked:
+      'AUTHORSHIP NOT CHECKED: no key given (--key): anchors were compared, not their signatures',
+    failed: 'AUTHORSHIP FAILED: see the findings',
+    no_checkpoint: 'AUTHORSHIP NOT CHECKED: no anchors',
+  } as const;
+  lines.push(authorship[result.authorship]);
   return lines.join('\n') + '\n';
 }
 

@@ -41,6 +41,8 @@ export async function verifyExportFile(
 export interface RouterFilesResult extends RouterVerifyResult {
   /** `verified` when every file's anchor is signed by a supplied key valid at its time. */
   authorship: Authorship['status'];
+  /** Files written before anchors (no instance in the name) that have none: cuts go unseen there. */
+  unanchored_files: string[];
 }
 
 async function readAnchor(path: string): Promise<string | undefined> {
@@ -66,6 +68,7 @@ export async function verifyRouterReceiptFiles(
   );
   const results: RouterVerifyResult[] = [];
   const statuses = new Set<Authorship['status']>();
+  const unanchored: string[] = [];
   for (const file of files) {
     const result = await verifyRouterReceiptLines(readLines(file), {
       maxErrors: options.maxErrors,
@@ -81,7 +84,8 @@ export async function verifyRouterReceiptFiles(
       },
       options.keys,
     );
-    statuses.add(anchor.authorship.status);
+    if (anchor.authorship.status === 'no_checkpoint') unanchored.push(file);
+    else statuses.add(anchor.authorship.status);
     results.push({
       ...result,
       ok: result.ok && anchor.errors.length === 0,
@@ -89,7 +93,13 @@ export async function verifyRouterReceiptFiles(
     });
   }
   const merged = mergeRouterResults(results);
-  const authorship =
-    statuses.size === 1 ? [...statuses][0]! : statuses.has('failed') ? 'failed' : 'not_checked';
-  return { ...merged, authorship };
+  const authorship: Authorship['status'] =
+    statuses.size === 0
+      ? 'no_checkpoint'
+      : statuses.size === 1
+        ? [...statuses][0]!
+        : statuses.has('failed')
+          ? 'failed'
+          : 'not_checked';
+  return { ...merged, authorship, unanchored_files: unanchored };
 }

@@ -15,7 +15,9 @@ import type { RouterReceiptError } from './verify.js';
  * it, `<day file>.anchor`: a signed checkpoint-style note whose body is
  *   `<host>/router/<instance>/<YYYY-MM-DD>` (origin), the file's line count, base64 of the last
  *   line's checksum_sha256 (32 zero bytes for an empty file), and a `time <ISO 8601>` line.
- * A file cut at any line boundary, or a dropped line, no longer matches its anchor.
+ * A file cut at any line boundary, or a dropped line, no longer matches its anchor. A file named
+ * without an instance (`YYYY-MM-DD.receipts.jsonl`, written before anchors existed) may lack one:
+ * it is still checked line by line, and the verifier says it is unanchored.
  */
 export const ROUTER_DAY_FILE = /^(\d{4}-\d{2}-\d{2})(?:\.([A-Za-z0-9_-]{1,64}))?\.receipts\.jsonl$/;
 
@@ -82,12 +84,17 @@ export function checkRouterAnchor(
     code,
     message,
   });
+  const named = ROUTER_DAY_FILE.exec(file.name);
+  if (anchor === undefined && named !== null && named[2] === undefined) {
+    // A file from before anchors (no instance in its name): still verified line by line.
+    const message = `${file.name} predates anchors: a cut at a line boundary cannot be detected in it`;
+    return { errors: [], authorship: { status: 'no_checkpoint', message } };
+  }
   if (anchor === undefined) {
     const message = `no anchor ${routerAnchorFileName(file.name)} beside the file: a cut or a dropped last line cannot be detected`;
     return { errors: [at('anchor_missing', message)], authorship: { status: 'failed', message } };
   }
-  const match = ROUTER_DAY_FILE.exec(file.name);
-  const suffix = match === null ? '' : routerAnchorOrigin('', file.name);
+  const suffix = named === null ? '' : routerAnchorOrigin('', file.name);
   const head = fromHex(file.headChecksum ?? FIRST_PREV_CHECKSUM) ?? new Uint8Array(32);
   const checked = checkSignedCheckpoint(anchor, {
     originSuffix: suffix,
