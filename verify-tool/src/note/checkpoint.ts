@@ -12,7 +12,7 @@ export interface Checkpoint {
   origin: string;
   size: number;
   rootHash: Uint8Array;
-  extensions: string[];
+  extensions: readonly string[];
 }
 
 const TIME_PREFIX = 'time ';
