@@ -1,8 +1,12 @@
 export { VerifyError, isInputError, type VerifyErrorCode } from './errors.js';
 export { canonicalJson, type JsonValue } from './canonical/json.js';
-export { sha256Hex, SHA256_HEX } from './hash/sha256.js';
+export { sha256, sha256Hex, SHA256_HEX, SHA256_BACKEND } from './hash/sha256.js';
+export { fromHex, toHex } from './hash/hex.js';
 export { GENESIS_PARENT, receiptHash, receiptId } from './receipts/id.js';
 export * from './chain/index.js';
 export * from './export/index.js';
 export * from './router/index.js';
-export { verifyExportFile, verifyRouterReceiptFiles } from './io/index.js';
+export * from './merkle/index.js';
+export * from './note/index.js';
+export * from './ledger/index.js';
+export { verifyExportFile, verifyRouterReceiptFiles, type RouterFilesResult } from './io/index.js';

@@ -7,6 +7,11 @@ export interface LedgerEntryInput {
   created_at: string;
   /** The payload's canonical JSON text exactly as stored; these are the bytes that are hashed. */
   payload_text: string;
+  /**
+   * SHA-256 (hex) of payload_text's UTF-8 bytes, when the reader already hashed them from the raw
+   * line (a byte slice hashes faster than a string); the verifier trusts it as its own computation.
+   */
+  payload_sha256?: string;
 }
 
 export type ChainErrorCode =
@@ -39,7 +44,15 @@ export type ChainErrorCode =
   /** The last receipt is not the expected head (the export header's head_sha256). */
   | 'head_mismatch'
   /** Export only: the header's org_id differs from the org the caller expected. */
-  | 'header_mismatch';
+  | 'header_mismatch'
+  /** Export only: the header's checkpoint is not a readable signed note with a checkpoint body. */
+  | 'bad_checkpoint'
+  /** Export only: the Merkle root of the receipts (or their count) differs from the signed checkpoint. */
+  | 'root_mismatch'
+  /** Export only: the checkpoint's origin is not this organization's ledger. */
+  | 'origin_mismatch'
+  /** Export only: no supplied key valid at the checkpoint's time signed it. */
+  | 'signature_invalid';
 
 export interface ChainError {
   /** The receipt the finding is about; null when it is about the export as a whole or an unreadable line. */

@@ -166,7 +166,7 @@ export class ChainVerifier {
     entry: LedgerEntryInput,
     where: Where,
   ): { payload: Payload | undefined; computed: string } {
-    let computed = sha256Hex(entry.payload_text);
+    let computed = entry.payload_sha256 ?? sha256Hex(entry.payload_text);
     let payload: Payload | undefined;
     try {
       const parsed: unknown = JSON.parse(entry.payload_text);

@@ -6,30 +6,50 @@ export type CliCommand =
       strict: boolean;
       prefix: string | undefined;
       org: string | undefined;
+      keys: string[];
     }
-  | { command: 'receipts'; paths: string[]; json: boolean }
+  | { command: 'receipts'; paths: string[]; json: boolean; keys: string[] }
+  | { command: 'receipt'; file: string; json: boolean; keys: string[]; prefix: string | undefined }
+  | {
+      command: 'consistency';
+      old: string;
+      new: string;
+      proof: string | undefined;
+      json: boolean;
+      keys: string[];
+    }
   | { command: 'help' };
 
 export const USAGE = `usage:
-  runledger-verify [--json] [--strict] [--prefix P] [--org ORG_ID] EXPORT.ndjson
-  runledger-verify receipts [--json] DIR_OR_FILE...
-
-Verifies a runledger ledger export (NDJSON) or router receipt files offline.
+  runledger-verify [--json] [--strict] [--prefix P] [--org ORG_ID] [--key K] EXPORT.ndjson
+  runledger-verify receipt [--json] [--prefix P] [--key K] SHARE.json
+  runledger-verify consistency [--json] [--key K] [--proof PROOF.json] OLD NEW
+  runledger-verify receipts [--json] [--key K] DIR_OR_FILE...
+Verifies runledger exports, shared receipts and router receipt files offline.
+  --key K     trusted signing key: a verifier key string (name+id+base64) or a keys.json file
+              (as served at /.well-known/runledger-keys.json); may be repeated. Without it,
+              authorship (who signed the checkpoint) is not checked, and the output says so.
   --json      print the result as JSON on stdout
   --strict    also require every payload to be byte-for-byte RFC 8785 canonical
   --prefix P  receipt id prefix (default: the export header's, else "rcpt")
   --org ID    require the export to belong to this org
+  --proof F   consistency proof {first, second, hashes} when OLD and NEW are checkpoints
+OLD and NEW are exports or signed checkpoint files.
 exit status: 0 intact, 1 tampered, 2 unreadable, missing or truncated input (or bad usage)`;
 
 export class UsageError extends Error {}
 
-/** Hand-rolled on purpose: the verify package depends on nothing but canonicalize and @noble/hashes. */
+const SUBCOMMANDS = new Set(['receipts', 'receipt', 'consistency']);
+
+/** Hand-rolled on purpose: the verify package keeps its dependencies few and auditable. */
 export function parseArgs(argv: readonly string[]): CliCommand {
   const positional: string[] = [];
   let json = false;
   let strict = false;
   let prefix: string | undefined;
   let org: string | undefined;
+  let proof: string | undefined;
+  const keys: string[] = [];
   const valueOf = (i: number, flag: string): string => {
     const value = argv[i + 1];
     if (value === undefined || value.startsWith('--'))
@@ -43,20 +63,43 @@ export function parseArgs(argv: readonly string[]): CliCommand {
     else if (arg === '--strict') strict = true;
     else if (arg === '--prefix') prefix = valueOf(i++, arg);
     else if (arg === '--org') org = valueOf(i++, arg);
+    else if (arg === '--key') keys.push(valueOf(i++, arg));
+    else if (arg === '--proof') proof = valueOf(i++, arg);
     else if (arg === '--') {
       positional.push(...argv.slice(i + 1));
       break;
     } else if (arg.startsWith('-') && arg !== '-') throw new UsageError(`unknown option ${arg}`);
     else positional.push(arg);
   }
-  if (positional[0] === 'receipts') {
-    if (strict || prefix !== undefined || org !== undefined) {
-      throw new UsageError('--strict, --prefix and --org apply to exports, not router receipts');
-    }
-    const paths = positional.slice(1);
-    if (paths.length === 0) throw new UsageError('receipts needs at least one directory or file');
-    return { command: 'receipts', paths, json };
+  const sub = positional[0] ?? '';
+  if (SUBCOMMANDS.has(sub) && (strict || org !== undefined)) {
+    throw new UsageError('--strict and --org apply to exports only');
+  }
+  if (prefix !== undefined && sub !== 'receipt' && SUBCOMMANDS.has(sub)) {
+    throw new UsageError('--prefix applies to exports and shared receipts only');
+  }
+  if (proof !== undefined && sub !== 'consistency')
+    throw new UsageError('--proof applies to consistency only');
+  const rest = positional.slice(1);
+  if (sub === 'receipts') {
+    if (rest.length === 0) throw new UsageError('receipts needs at least one directory or file');
+    return { command: 'receipts', paths: rest, json, keys };
+  }
+  if (sub === 'receipt') {
+    if (rest.length !== 1) throw new UsageError('receipt needs exactly one share JSON file');
+    return { command: 'receipt', file: rest[0] as string, json, keys, prefix };
+  }
+  if (sub === 'consistency') {
+    if (rest.length !== 2) throw new UsageError('consistency needs OLD and NEW');
+    return {
+      command: 'consistency',
+      old: rest[0] as string,
+      new: rest[1] as string,
+      proof,
+      json,
+      keys,
+    };
   }
   if (positional.length !== 1) throw new UsageError('give exactly one export file');
-  return { command: 'export', file: positional[0] as string, json, strict, prefix, org };
+  return { command: 'export', file: positional[0] as string, json, strict, prefix, org, keys };
 }

@@ -1,8 +1,15 @@
-import { isInputError } from '../errors.js';
+import { isInputError, VerifyError } from '../errors.js';
 import { verifyExportFile, verifyRouterReceiptFiles } from '../io/verify-files.js';
+import { loadTrustedKeys, parseJsonFile, readSmallFile } from '../io/keys.js';
+import { readLines } from '../io/lines.js';
+import { parseExportHeader } from '../export/parse.js';
 import type { ExportVerifyResult } from '../export/verify.js';
-import type { RouterVerifyResult } from '../router/verify.js';
+import { verifyExtends, type ConsistencyResult } from '../ledger/consistency.js';
+import { verifySharedReceipt } from '../ledger/shared-receipt.js';
+import type { TrustedKey } from '../note/keyring.js';
 import { parseArgs, USAGE, UsageError, type CliCommand } from './args.js';
+import { consistencySummary, exportSummary, receiptsSummary, receiptSummary } from './summary.js';
+import { fromHex } from '../hash/hex.js';
 
 export const EXIT_OK = 0;
 export const EXIT_TAMPERED = 1;
@@ -18,64 +25,111 @@ function progress(stderr: CliStreams['stderr']): ((n: number) => void) | undefin
   return (n) => stderr.write(`\rverified ${n.toLocaleString('en-US')} receipts`);
 }
 
-function exportSummary(file: string, result: ExportVerifyResult): string {
-  const lines = [
-    `${file}: org ${result.header.org_id}, exported ${result.header.exported_at}`,
-    `${result.receipts_checked} receipts checked, head ${result.header.head_sha256}`,
-  ];
-  if (result.ok) lines.push('OK: every receipt hash, link and sequence number checks out');
-  else {
-    lines.push(`TAMPERED: ${result.errors.length + result.errors_omitted} findings`);
-    for (const e of result.errors) {
-      const where = [
-        e.line === undefined ? null : `line ${e.line}`,
-        e.receipt_id ?? '(no receipt id)',
-        e.org_seq === null ? null : `org_seq ${e.org_seq}`,
-      ].filter((part) => part !== null);
-      lines.push(`  ${e.code}  ${where.join('  ')}: ${e.message}`);
+type Run = Exclude<CliCommand, { command: 'help' }>;
+
+/** The first line of a file when it is an export header, else undefined (a checkpoint file). */
+async function exportHeaderOf(path: string) {
+  for await (const line of readLines(path)) {
+    try {
+      return parseExportHeader(line);
+    } catch {
+      return undefined;
     }
-    if (result.errors_omitted > 0) lines.push(`  ... and ${result.errors_omitted} more`);
   }
-  return lines.join('\n') + '\n';
+  return undefined;
 }
 
-function receiptsSummary(result: RouterVerifyResult): string {
-  const lines = [
-    `${result.files_checked} files, ${result.receipts_checked} router receipts checked`,
-  ];
-  if (result.ok) lines.push('OK: every checksum, link and seq checks out');
-  else {
-    lines.push(`TAMPERED: ${result.errors.length + result.errors_omitted} findings`);
-    for (const e of result.errors) {
-      lines.push(
-        `  ${e.code}  ${e.file}:${e.line}  ${e.receipt_id ?? '(no receipt id)'}: ${e.message}`,
-      );
-    }
-    if (result.errors_omitted > 0) lines.push(`  ... and ${result.errors_omitted} more`);
-  }
-  return lines.join('\n') + '\n';
+/** OLD and NEW as exports (verified in full) or checkpoint files, then "NEW extends OLD". */
+async function consistency(
+  command: Extract<Run, { command: 'consistency' }>,
+  keys: TrustedKey[] | undefined,
+): Promise<{ result: ConsistencyResult; exports: ExportVerifyResult[] }> {
+  const side = async (path: string, rootAtSize?: number) => {
+    const header = await exportHeaderOf(path);
+    if (header === undefined)
+      return { checkpoint: await readSmallFile(path), orgId: undefined, exported: undefined };
+    if (header.checkpoint === undefined)
+      throw new VerifyError('bad_header', `${path} carries no checkpoint: nothing to compare`);
+    const exported = await verifyExportFile(path, { keys, rootAtSize });
+    return {
+      checkpoint: header.checkpoint,
+      orgId: header.org_id,
+      exported,
+      fallbackTime: header.exported_at,
+    };
+  };
+  const old = await side(command.old);
+  const oldSize = old.exported?.checkpoint?.tree_size ?? sizeOf(old.checkpoint);
+  const next = await side(command.new, oldSize);
+  const orgId = old.orgId ?? next.orgId ?? orgOf(old.checkpoint);
+  const exported = next.exported;
+  const rootAt = exported?.merkle_root_at_size;
+  const result = verifyExtends({
+    old: { checkpoint: old.checkpoint },
+    new: { checkpoint: next.checkpoint },
+    orgId,
+    keys,
+    ...(exported === undefined
+      ? {
+          proof:
+            command.proof === undefined
+              ? undefined
+              : parseJsonFile(command.proof, await readSmallFile(command.proof)),
+        }
+      : {
+          computed: {
+            size: exported.receipts_checked,
+            rootAtOldSize: rootAt === undefined ? null : fromHex(rootAt),
+            root: fromHex(exported.merkle_root) as Uint8Array,
+          },
+        }),
+  });
+  return { result, exports: [old.exported, next.exported].filter((e) => e !== undefined) };
 }
 
-async function execute(
-  command: Exclude<CliCommand, { command: 'help' }>,
-  io: CliStreams,
-): Promise<number> {
-  const onProgress = progress(io.stderr);
+const sizeOf = (note: string) => Number(note.split('\n')[1]);
+const orgOf = (note: string) => (note.split('\n')[0] ?? '').replace(/^.*\/orgs\//, '');
+
+async function execute(command: Run, io: CliStreams): Promise<number> {
+  const keys = await loadTrustedKeys(command.keys);
+  const print = (json: unknown, text: string) =>
+    io.stdout.write(command.json ? JSON.stringify(json) + '\n' : text);
   if (command.command === 'export') {
+    const onProgress = progress(io.stderr);
     const result = await verifyExportFile(command.file, {
       strict: command.strict,
       receiptPrefix: command.prefix,
       expectedOrgId: command.org,
+      keys,
       onProgress,
     });
     if (onProgress !== undefined) io.stderr.write('\n');
-    io.stdout.write(
-      command.json ? JSON.stringify(result) + '\n' : exportSummary(command.file, result),
-    );
+    print(result, exportSummary(command.file, result));
     return result.ok ? EXIT_OK : EXIT_TAMPERED;
   }
-  const result = await verifyRouterReceiptFiles(command.paths);
-  io.stdout.write(command.json ? JSON.stringify(result) + '\n' : receiptsSummary(result));
+  if (command.command === 'receipt') {
+    const share = parseJsonFile(command.file, await readSmallFile(command.file));
+    const result = verifySharedReceipt(share, { keys, receiptPrefix: command.prefix });
+    print(result, receiptSummary(command.file, result));
+    return result.ok ? EXIT_OK : EXIT_TAMPERED;
+  }
+  if (command.command === 'consistency') {
+    const { result, exports } = await consistency(command, keys);
+    const ok = result.ok && exports.every((e) => e.ok);
+    const text =
+      consistencySummary(result, command) +
+      exports
+        .filter((e) => !e.ok)
+        .map(
+          (e) =>
+            `an export itself does not verify: run runledger-verify on it (${e.errors.length} findings)\n`,
+        )
+        .join('');
+    print({ ...result, ok, exports }, text);
+    return ok ? EXIT_OK : EXIT_TAMPERED;
+  }
+  const result = await verifyRouterReceiptFiles(command.paths, { keys });
+  print(result, receiptsSummary(result));
   return result.ok ? EXIT_OK : EXIT_TAMPERED;
 }
 

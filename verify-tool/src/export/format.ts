@@ -12,6 +12,11 @@ export interface ExportHeader {
   head_sha256: string;
   /** The server's RECEIPT_PREFIX, so a third party can check receipt ids without configuration. */
   receipt_prefix?: string;
+  /**
+   * The signed checkpoint (C2SP signed note) of the organization's Merkle tree at exactly `count`
+   * receipts: what lets a verifier holding the public key prove the export was not rewritten.
+   */
+  checkpoint?: string;
 }
 
 /** The header line, without its newline. */
@@ -24,6 +29,7 @@ export function formatExportHeader(header: Omit<ExportHeader, 'format'>): string
     head_sha256: header.head_sha256,
   };
   if (header.receipt_prefix !== undefined) line.receipt_prefix = header.receipt_prefix;
+  if (header.checkpoint !== undefined) line.checkpoint = header.checkpoint;
   return JSON.stringify(line);
 }
 

@@ -5,4 +5,10 @@ export {
   type ExportHeader,
 } from './format.js';
 export { parseExportHeader, parseExportLine, type ParsedExportLine } from './parse.js';
-export { verifyExportLines, type ExportVerifyOptions, type ExportVerifyResult } from './verify.js';
+export {
+  ExportVerifier,
+  verifyExportLines,
+  type ExportLine,
+  type ExportVerifyOptions,
+  type ExportVerifyResult,
+} from './verify.js';

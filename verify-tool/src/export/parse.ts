@@ -4,7 +4,7 @@ import { VerifyError } from '../errors.js';
 import { SHA256_HEX } from '../hash/sha256.js';
 import { EXPORT_FORMAT, type ExportHeader } from './format.js';
 
-const PAYLOAD_KEY = ',"payload":';
+export const PAYLOAD_KEY = ',"payload":';
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -21,7 +21,7 @@ export function parseExportHeader(line: string): ExportHeader {
   if (!isPlainObject(value) || value.format !== EXPORT_FORMAT) {
     throw new VerifyError('bad_header', `the first line is not a ${EXPORT_FORMAT} header`);
   }
-  const { org_id, exported_at, count, head_sha256, receipt_prefix } = value;
+  const { org_id, exported_at, count, head_sha256, receipt_prefix, checkpoint } = value;
   if (typeof org_id !== 'string' || typeof exported_at !== 'string') {
     throw new VerifyError('bad_header', 'header org_id and exported_at must be strings');
   }
@@ -34,6 +34,9 @@ export function parseExportHeader(line: string): ExportHeader {
   if (receipt_prefix !== undefined && typeof receipt_prefix !== 'string') {
     throw new VerifyError('bad_header', 'header receipt_prefix must be a string');
   }
+  if (checkpoint !== undefined && typeof checkpoint !== 'string') {
+    throw new VerifyError('bad_header', 'header checkpoint must be a string (a signed note)');
+  }
   const header: ExportHeader = {
     format: EXPORT_FORMAT,
     org_id,
@@ -42,6 +45,7 @@ export function parseExportHeader(line: string): ExportHeader {
     head_sha256,
   };
   if (receipt_prefix !== undefined) header.receipt_prefix = receipt_prefix;
+  if (checkpoint !== undefined) header.checkpoint = checkpoint;
   return header;
 }
 

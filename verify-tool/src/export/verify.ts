@@ -1,6 +1,10 @@
 import { ChainVerifier } from '../chain/verifier.js';
 import type { ChainVerifyOptions, ChainVerifyResult } from '../chain/types.js';
 import { VerifyError } from '../errors.js';
+import { toHex } from '../hash/hex.js';
+import { checkSignedCheckpoint, type Authorship } from '../ledger/signed-checkpoint.js';
+import { ReceiptTree } from '../ledger/receipt-tree.js';
+import type { TrustedKey } from '../note/keyring.js';
 import type { ExportHeader } from './format.js';
 import { isCompleteJson, parseExportHeader, parseExportLine } from './parse.js';
 
@@ -8,110 +12,202 @@ export interface ExportVerifyOptions extends Omit<ChainVerifyOptions, 'expectedH
   /** Called every `progressEvery` receipts (default 10,000) with the count so far. */
   onProgress?: (receiptsChecked: number) => void;
   progressEvery?: number;
+  /** Keys to check the header's checkpoint signature with; without them authorship is not checked. */
+  keys?: readonly TrustedKey[];
+  /** Also report the Merkle root of the first this-many receipts (for consistency checks). */
+  rootAtSize?: number;
 }
 
 export interface ExportVerifyResult extends ChainVerifyResult {
   header: ExportHeader;
+  /** RFC 9162 root (hex) of the tree over the receipts' receipt_sha256, in order. */
+  merkle_root: string;
+  /** The header's checkpoint as read: size, root (hex), origin; null without one. */
+  checkpoint: { origin: string; tree_size: number; root_hash: string } | null;
+  authorship: Authorship;
+  /** The root (hex) of the first `rootAtSize` receipts, when asked and the export has that many. */
+  merkle_root_at_size?: string;
+}
+
+/** One export line: its text, and optionally the SHA-256 (hex) of its payload's exact bytes. */
+export interface ExportLine {
+  text: string;
+  /** Set by a byte reader that hashed the payload slice itself (same bytes as the text's slice). */
+  payloadSha256?: string;
 }
 
 /**
- * Verifies an NDJSON export streamed line by line (lines without their newlines), in constant
- * memory. Findings about receipts land in the result; an input that cannot be read as an export
- * throws VerifyError: `bad_header` (empty input, or the first line is not a header) or
- * `truncated_input` (the last line is cut off, or fewer receipt lines than the header's count).
- * Blank lines are skipped; line numbers in findings count every physical line, 1-based.
+ * Verifies an NDJSON export pushed line by line (without newlines), in constant memory: the chain
+ * verifier's state, the tree's right edge, one line of look-ahead. Findings about receipts land in
+ * the result; an input that cannot be read as an export throws VerifyError: `bad_header` (empty
+ * input, or the first line is not a header) or `truncated_input` (the last line is cut off, or
+ * fewer receipt lines than the header's count). Blank lines are skipped; line numbers in findings
+ * count every physical line, 1-based.
  */
-export async function verifyExportLines(
-  lines: AsyncIterable<string> | Iterable<string>,
-  options: ExportVerifyOptions = {},
-): Promise<ExportVerifyResult> {
-  const progressEvery = options.progressEvery ?? 10_000;
-  let header: ExportHeader | undefined;
-  let verifier: ChainVerifier | undefined;
-  let lineNo = 0;
-  let receiptLines = 0;
-  // One line of look-ahead: only the last line can be a cut-off one, and it is checked more closely.
-  let pending: { text: string; line: number } | undefined;
+export class ExportVerifier {
+  readonly #options: ExportVerifyOptions;
+  readonly #progressEvery: number;
+  #header: ExportHeader | undefined;
+  #chain: ChainVerifier | undefined;
+  readonly #tree = new ReceiptTree();
+  #rootAtSize: string | undefined;
+  #lineNo = 0;
+  #receiptLines = 0;
+  // Only the last line can be a cut-off one, and it is checked more closely.
+  #pending: { line: ExportLine; no: number } | undefined;
 
-  const check = (text: string, line: number, chain: ChainVerifier): void => {
-    receiptLines += 1;
-    const parsed = parseExportLine(text);
+  constructor(options: ExportVerifyOptions = {}) {
+    this.#options = options;
+    this.#progressEvery = options.progressEvery ?? 10_000;
+    if (options.rootAtSize === 0) this.#rootAtSize = toHex(this.#tree.root());
+  }
+
+  push(line: ExportLine): void {
+    this.#lineNo += 1;
+    if (this.#chain === undefined) {
+      const header = parseExportHeader(line.text);
+      this.#header = header;
+      this.#chain = new ChainVerifier({
+        ...this.#options,
+        receiptPrefix: this.#options.receiptPrefix ?? header.receipt_prefix,
+        expectedHeadSha256: header.head_sha256,
+      });
+      return;
+    }
+    if (isBlank(line.text)) return;
+    if (this.#pending !== undefined) this.#check(this.#pending.line, this.#pending.no, this.#chain);
+    this.#pending = { line, no: this.#lineNo };
+  }
+
+  #check(line: ExportLine, no: number, chain: ChainVerifier): void {
+    this.#receiptLines += 1;
+    const parsed = parseExportLine(line.text);
     if (!parsed.ok) {
       chain.report({
         receipt_id: null,
         org_seq: null,
         code: 'bad_line',
         message: parsed.message,
-        line,
+        line: no,
       });
       return;
     }
-    if (parsed.layout === 'reserialized' && options.strict === true) {
+    if (parsed.layout === 'reserialized' && this.#options.strict === true) {
       chain.report({
         receipt_id: typeof parsed.entry.receipt_id === 'string' ? parsed.entry.receipt_id : null,
         org_seq: Number.isSafeInteger(parsed.entry.org_seq) ? parsed.entry.org_seq : null,
         code: 'not_canonical',
         message: 'line is not in the export layout (payload as the last key, canonical bytes)',
-        line,
+        line: no,
       });
     }
-    chain.push(parsed.entry, line);
-    if (options.onProgress !== undefined && chain.receiptsChecked % progressEvery === 0) {
-      options.onProgress(chain.receiptsChecked);
+    const payloadSha256 = parsed.layout === 'export' ? line.payloadSha256 : undefined;
+    chain.push(
+      payloadSha256 === undefined
+        ? parsed.entry
+        : { ...parsed.entry, payload_sha256: payloadSha256 },
+      no,
+    );
+    this.#tree.add(parsed.entry.receipt_sha256);
+    if (this.#tree.size === this.#options.rootAtSize) this.#rootAtSize = toHex(this.#tree.root());
+    if (
+      this.#options.onProgress !== undefined &&
+      chain.receiptsChecked % this.#progressEvery === 0
+    ) {
+      this.#options.onProgress(chain.receiptsChecked);
     }
-  };
-
-  for await (const text of lines) {
-    lineNo += 1;
-    if (verifier === undefined) {
-      header = parseExportHeader(text);
-      verifier = new ChainVerifier({
-        ...options,
-        receiptPrefix: options.receiptPrefix ?? header.receipt_prefix,
-        expectedHeadSha256: header.head_sha256,
-      });
-      continue;
-    }
-    if (text.trim() === '') continue;
-    if (pending !== undefined) check(pending.text, pending.line, verifier);
-    pending = { text, line: lineNo };
   }
 
-  if (header === undefined || verifier === undefined) {
-    throw new VerifyError('bad_header', 'the input is empty: no export header');
-  }
-  if (pending !== undefined) {
-    if (!isCompleteJson(pending.text)) {
+  finish(): ExportVerifyResult {
+    const header = this.#header;
+    const verifier = this.#chain;
+    if (header === undefined || verifier === undefined) {
+      throw new VerifyError('bad_header', 'the input is empty: no export header');
+    }
+    const pending = this.#pending;
+    if (pending !== undefined) {
+      if (!isCompleteJson(pending.line.text)) {
+        throw new VerifyError(
+          'truncated_input',
+          `line ${pending.no} is cut off: the export is truncated`,
+        );
+      }
+      this.#pending = undefined;
+      this.#check(pending.line, pending.no, verifier);
+    }
+    const receiptLines = this.#receiptLines;
+    if (receiptLines < header.count) {
       throw new VerifyError(
         'truncated_input',
-        `line ${pending.line} is cut off: the export is truncated`,
+        `the header announces ${header.count} receipts but only ${receiptLines} follow: the export is truncated`,
       );
     }
-    check(pending.text, pending.line, verifier);
+    if (receiptLines > header.count) {
+      verifier.report({
+        receipt_id: null,
+        org_seq: null,
+        code: 'count_mismatch',
+        message: `the header announces ${header.count} receipts but ${receiptLines} follow`,
+      });
+    }
+    const orgId = verifier.orgId;
+    if (orgId !== undefined && orgId !== header.org_id) {
+      verifier.report({
+        receipt_id: null,
+        org_seq: null,
+        code: 'header_mismatch',
+        message: `the header's org_id ${header.org_id} is not the receipts' org ${orgId}`,
+      });
+    }
+    const root = this.#tree.root();
+    let authorship: Authorship = {
+      status: 'no_checkpoint',
+      message:
+        'the export carries no checkpoint: authorship cannot be checked, only the hash chain',
+    };
+    let checkpoint: ExportVerifyResult['checkpoint'] = null;
+    if (header.checkpoint !== undefined) {
+      const checked = checkSignedCheckpoint(header.checkpoint, {
+        originSuffix: `/orgs/${header.org_id}`,
+        size: receiptLines,
+        root,
+        keys: this.#options.keys,
+        fallbackTime: header.exported_at,
+      });
+      for (const finding of checked.findings) {
+        verifier.report({ receipt_id: null, org_seq: null, ...finding });
+      }
+      authorship = checked.authorship;
+      if (checked.checkpoint !== null) {
+        checkpoint = {
+          origin: checked.checkpoint.origin,
+          tree_size: checked.checkpoint.size,
+          root_hash: toHex(checked.checkpoint.rootHash),
+        };
+      }
+    }
+    this.#options.onProgress?.(verifier.receiptsChecked);
+    return {
+      ...verifier.result(),
+      header,
+      merkle_root: toHex(root),
+      checkpoint,
+      authorship,
+      ...(this.#rootAtSize === undefined ? {} : { merkle_root_at_size: this.#rootAtSize }),
+    };
   }
-  if (receiptLines < header.count) {
-    throw new VerifyError(
-      'truncated_input',
-      `the header announces ${header.count} receipts but only ${receiptLines} follow: the export is truncated`,
-    );
-  }
-  if (receiptLines > header.count) {
-    verifier.report({
-      receipt_id: null,
-      org_seq: null,
-      code: 'count_mismatch',
-      message: `the header announces ${header.count} receipts but ${receiptLines} follow`,
-    });
-  }
-  const orgId = verifier.orgId;
-  if (orgId !== undefined && orgId !== header.org_id) {
-    verifier.report({
-      receipt_id: null,
-      org_seq: null,
-      code: 'header_mismatch',
-      message: `the header's org_id ${header.org_id} is not the receipts' org ${orgId}`,
-    });
-  }
-  options.onProgress?.(verifier.receiptsChecked);
-  return { ...verifier.result(), header };
+}
+
+function isBlank(text: string): boolean {
+  return text.length === 0 || text.trim() === '';
+}
+
+/** Verifies an export given as lines (see ExportVerifier). */
+export async function verifyExportLines(
+  lines: AsyncIterable<string> | Iterable<string>,
+  options: ExportVerifyOptions = {},
+): Promise<ExportVerifyResult> {
+  const verifier = new ExportVerifier(options);
+  for await (const text of lines) verifier.push({ text });
+  return verifier.finish();
 }

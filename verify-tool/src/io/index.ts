@@ -1,2 +1,6 @@
 export { expandReceiptPaths, listReceiptFiles, readLines } from './lines.js';
-export { verifyExportFile, verifyRouterReceiptFiles } from './verify-files.js';
+export {
+  verifyExportFile,
+  verifyRouterReceiptFiles,
+  type RouterFilesResult,
+} from './verify-files.js';

@@ -59,6 +59,7 @@ describe('router receipts', () => {
       receipts_checked: 4,
       errors: [],
       errors_omitted: 0,
+      head_checksum_sha256: dayFile(4)[3]!.checksum_sha256,
     });
   });
 

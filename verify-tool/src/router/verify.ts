@@ -11,7 +11,15 @@ export type RouterErrorCode =
   /** The line is not a JSON object (or has no canonical form), or is blank between receipts. */
   | 'bad_line'
   /** A field is missing or malformed (amount not "0.00"-shaped, created_at not ISO UTC, ...). */
-  | 'bad_field';
+  | 'bad_field'
+  /** The day file has no anchor beside it. */
+  | 'anchor_missing'
+  /** The anchor cannot be read as a signed note with a checkpoint-style body. */
+  | 'bad_anchor'
+  /** The file's line count or last checksum (or its name) differs from its anchor: cut, dropped or moved lines. */
+  | 'anchor_mismatch'
+  /** No supplied key valid at the anchor's time signed it. */
+  | 'signature_invalid';
 
 export interface RouterReceiptError {
   file: string;
@@ -28,6 +36,12 @@ export interface RouterVerifyResult {
   receipts_checked: number;
   errors: RouterReceiptError[];
   errors_omitted: number;
+}
+
+/** One file's result, with what its anchor is checked against. */
+export interface RouterFileResult extends RouterVerifyResult {
+  /** The last line's stored checksum_sha256; null for a file without receipts. */
+  head_checksum_sha256: string | null;
 }
 
 export interface RouterVerifyOptions {
@@ -77,12 +91,13 @@ function fieldProblems(line: Record<string, unknown>): string[] {
 export async function verifyRouterReceiptLines(
   lines: AsyncIterable<string> | Iterable<string>,
   options: RouterVerifyOptions,
-): Promise<RouterVerifyResult> {
+): Promise<RouterFileResult> {
   const maxErrors = options.maxErrors ?? 1000;
   const errors: RouterReceiptError[] = [];
   let omitted = 0;
   let lineNo = 0;
   let checked = 0;
+  let head: string | null = null;
   let blankLines: number[] = [];
   // The previous line's stored and recomputed checksums; null after an unreadable line.
   let previous: { stored: string; computed: string } | null = {
@@ -166,6 +181,7 @@ export async function verifyRouterReceiptLines(
       stored: typeof line.checksum_sha256 === 'string' ? line.checksum_sha256 : computed,
       computed,
     };
+    head = previous.stored;
   }
 
   return {
@@ -174,6 +190,7 @@ export async function verifyRouterReceiptLines(
     receipts_checked: checked,
     errors,
     errors_omitted: omitted,
+    head_checksum_sha256: head,
   };
 }
 

@@ -1,0 +1,16 @@
+export {
+  checkSignedCheckpoint,
+  signCheckpoint,
+  type Authorship,
+  type CheckedCheckpoint,
+  type CheckpointExpectation,
+  type CheckpointFinding,
+  type CheckpointFindingCode,
+} from './signed-checkpoint.js';
+export { ReceiptTree, receiptLeaf } from './receipt-tree.js';
+export {
+  verifySharedReceipt,
+  type SharedReceiptFindingCode,
+  type SharedReceiptResult,
+} from './shared-receipt.js';
+export { verifyExtends, type ConsistencyInput, type ConsistencyResult } from './consistency.js';

@@ -1,0 +1,140 @@
+import { canonicalJson } from '../canonical/json.js';
+import { DEFAULT_RECEIPT_PREFIX } from '../chain/verifier.js';
+import { receiptId } from '../receipts/id.js';
+import { fromHex, toHex } from '../hash/hex.js';
+import { sha256Hex, SHA256_HEX } from '../hash/sha256.js';
+import { leafHash } from '../merkle/hash.js';
+import { verifyInclusion } from '../merkle/verify.js';
+import type { TrustedKey } from '../note/keyring.js';
+import {
+  checkSignedCheckpoint,
+  type Authorship,
+  type CheckpointFindingCode,
+} from './signed-checkpoint.js';
+
+/**
+ * A shared receipt checked on its own, without the export: the share JSON carries
+ * - `receipt`: `{receipt_id, org_seq, receipt_sha256, payload}` (a document without `receipt` is
+ *   read as the receipt itself, which is the share view's shape);
+ * - `checkpoint`: the signed checkpoint (C2SP signed note) of the organization's tree;
+ * - `inclusion_proof`: `{leaf_index, tree_size, hashes: [hex…]}`, the RFC 9162 audit path of the
+ *   receipt in the tree of `tree_size` leaves, which must be the checkpoint's size.
+ */
+export type SharedReceiptFindingCode =
+  | CheckpointFindingCode
+  /** The document lacks a field or has one of the wrong type. */
+  | 'bad_share'
+  /** sha256(canonical(payload)) differs from receipt_sha256. */
+  | 'hash_mismatch'
+  /** receipt_id, org_seq or leaf_index disagree with each other or with the payload. */
+  | 'field_mismatch'
+  /** The inclusion proof does not lead from the receipt to the checkpoint's root. */
+  | 'inclusion_invalid';
+
+export interface SharedReceiptResult {
+  ok: boolean;
+  receipt_id: string | null;
+  findings: { code: SharedReceiptFindingCode; message: string }[];
+  checkpoint: { origin: string; tree_size: number; root_hash: string } | null;
+  authorship: Authorship;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export function verifySharedReceipt(
+  share: unknown,
+  options: { keys?: readonly TrustedKey[]; receiptPrefix?: string } = {},
+): SharedReceiptResult {
+  const findings: SharedReceiptResult['findings'] = [];
+  const fail = (message: string): SharedReceiptResult => ({
+    ok: false,
+    receipt_id: null,
+    findings: [{ code: 'bad_share', message }],
+    checkpoint: null,
+    authorship: { status: 'failed', message },
+  });
+  if (!isObject(share)) return fail('the share document is not a JSON object');
+  const receipt = isObject(share.receipt) ? share.receipt : share;
+  const { receipt_id, org_seq, receipt_sha256, payload } = receipt;
+  const proof = share.inclusion_proof;
+  if (
+    typeof receipt_id !== 'string' ||
+    !Number.isSafeInteger(org_seq) ||
+    typeof receipt_sha256 !== 'string' ||
+    !SHA256_HEX.test(receipt_sha256) ||
+    !isObject(payload)
+  ) {
+    return fail('receipt needs receipt_id, org_seq, receipt_sha256 (64 hex) and payload');
+  }
+  if (typeof share.checkpoint !== 'string') return fail('checkpoint (a signed note) is missing');
+  if (
+    !isObject(proof) ||
+    !Number.isSafeInteger(proof.leaf_index) ||
+    !Number.isSafeInteger(proof.tree_size) ||
+    !Array.isArray(proof.hashes)
+  ) {
+    return fail('inclusion_proof needs leaf_index, tree_size and hashes');
+  }
+  const hashes = proof.hashes.map((h) =>
+    typeof h === 'string' && SHA256_HEX.test(h) ? fromHex(h) : null,
+  );
+  if (hashes.some((h) => h === null)) return fail('inclusion_proof.hashes must be 64-hex strings');
+
+  const computed = sha256Hex(canonicalJson(payload));
+  if (computed !== receipt_sha256) {
+    findings.push({
+      code: 'hash_mismatch',
+      message: `the payload hashes to ${computed}, receipt_sha256 is ${receipt_sha256}`,
+    });
+  }
+  const seq = org_seq as number;
+  if (payload.org_seq !== seq || proof.leaf_index !== seq) {
+    findings.push({
+      code: 'field_mismatch',
+      message: `org_seq ${seq}, payload.org_seq ${JSON.stringify(payload.org_seq)} and leaf_index ${String(proof.leaf_index)} must agree`,
+    });
+  }
+  const expectedId = receiptId(
+    options.receiptPrefix ?? DEFAULT_RECEIPT_PREFIX,
+    seq,
+    receipt_sha256,
+  );
+  if (receipt_id !== expectedId) {
+    findings.push({ code: 'field_mismatch', message: `receipt_id should be ${expectedId}` });
+  }
+  const checked = checkSignedCheckpoint(share.checkpoint, {
+    originSuffix: `/orgs/${String(payload.org_id)}`,
+    size: proof.tree_size as number,
+    keys: options.keys,
+  });
+  findings.push(...checked.findings);
+  if (checked.checkpoint !== null) {
+    const leaf = leafHash(fromHex(receipt_sha256) as Uint8Array);
+    if (
+      !verifyInclusion(
+        proof.leaf_index as number,
+        proof.tree_size as number,
+        leaf,
+        hashes as Uint8Array[],
+        checked.checkpoint.rootHash,
+      )
+    ) {
+      findings.push({
+        code: 'inclusion_invalid',
+        message: `the inclusion proof does not lead from the receipt to the checkpoint's root`,
+      });
+    }
+  }
+  return {
+    ok: findings.length === 0,
+    receipt_id,
+    findings,
+    checkpoint: checked.checkpoint && {
+      origin: checked.checkpoint.origin,
+      tree_size: checked.checkpoint.size,
+      root_hash: toHex(checked.checkpoint.rootHash),
+    },
+    authorship: checked.authorship,
+  };
+}
