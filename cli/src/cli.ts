@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import yargs, { type Argv } from 'yargs';
 import { authCommands } from './commands/auth.js';
 import { flightSheetCommands } from './commands/flight-sheets.js';
@@ -7,10 +8,42 @@ import { routerCommands } from './commands/router.js';
 import { runCommands } from './commands/runs.js';
 import { joinStdinDash } from './commands/secret.js';
 import { serveCommand } from './commands/serve.js';
+import { completionScript, SHELLS } from './completion.js';
 import type { GlobalArgs } from './context.js';
-import { CliError } from './errors.js';
+import { CliError, EXIT } from './errors.js';
+import { paint } from './terminal.js';
 
-function parser(args: readonly string[]) {
+const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
+
+/** The command words of the command being run, for "(see runledger runs list --help)". */
+interface Where {
+  path: string[];
+}
+
+/** `$0 runs show <run>` (yargs' usage line of the current command) → ['runs', 'show']. */
+const wordsOf = (usage: string): string[] =>
+  usage.split(/\s+/).filter((word) => word !== '$0' && word !== '' && !/^[<[]/.test(word));
+
+interface UsageView {
+  getUsage(): Array<[string, string]>;
+}
+
+/** Unknown-command messages from yargs say only "Did you mean x?": name the word that was not found. */
+function usageMessage(message: string, path: readonly string[], args: readonly string[]): string {
+  const invalid = /Argument: (\S+), Given: (.*), Choices: (.*)/.exec(message);
+  if (invalid) {
+    const [, name = '', given, choices] = invalid;
+    const isFlag = args.some((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`));
+    return `${isFlag ? `--${name}` : name}: ${given} is not one of the allowed values: ${choices?.replace(/"/g, '')}`;
+  }
+  if (!message.startsWith('Did you mean')) return message;
+  const words = args.filter((arg) => !arg.startsWith('-'));
+  const unknown = words[path.length];
+  const suggestion = /Did you mean (\S+)\?/.exec(message)?.[1];
+  return `unknown command "${unknown ?? ''}"${path.length ? ` for "runledger ${path.join(' ')}"` : ''}; did you mean "${suggestion ?? ''}"?`;
+}
+
+function parser(args: readonly string[], where: Where) {
   const root = yargs(joinStdinDash(args))
     .scriptName('runledger')
     .usage('$0 <command> [options]')
@@ -25,15 +58,48 @@ function parser(args: readonly string[]) {
       global: true,
       describe: 'router API address (env RUNLEDGER_ROUTER_URL; default http://127.0.0.1:8081)',
     })
-    .option('json', { type: 'boolean', global: true, describe: 'print JSON for scripts' })
+    .option('json', {
+      type: 'string',
+      global: true,
+      describe: 'print JSON for scripts; --json a,b keeps only those fields (see docs/cli.md)',
+    })
+    .middleware((argv) => {
+      where.path = argv._.map(String);
+    }, true)
+    .command(
+      'help [command..]',
+      'help for a command, e.g. runledger help runs list',
+      (y) => y.positional('command', { type: 'string', array: true }),
+      async (argv) => {
+        const command = (argv.command ?? []) as string[];
+        await parser([...command, '--help'], where).parseAsync();
+      },
+    )
+    .command(
+      'completion <shell>',
+      'print a shell completion script (install lines in docs/cli.md)',
+      (y) =>
+        y
+          .positional('shell', { choices: SHELLS, demandOption: true })
+          .example('eval "$($0 completion bash)"', 'completion in this bash session'),
+      (argv) => {
+        process.stdout.write(completionScript(argv.shell));
+      },
+    )
     .strict()
-    .demandCommand(1, 'give a command (see runledger --help)')
-    .help()
-    .version(false)
+    .recommendCommands()
+    .demandCommand(1, 'give a command')
+    .help('help')
+    .alias('help', 'h')
+    .version('version', 'show the version', `runledger ${version}`)
     .wrap(null)
+    .epilog('Exit codes: 0 ok, 1 refused or failed, 2 bad usage, 4 sign-in needed (docs/cli.md).')
     // Errors are reported once, by runCli, with the exit code they call for.
-    .fail((message, error) => {
-      throw error ?? new CliError('usage', message);
+    .fail((message, error, usage) => {
+      if (error) throw error;
+      const path = wordsOf((usage as unknown as UsageView).getUsage()[0]?.[0] ?? '');
+      where.path = path;
+      throw new CliError('usage', usageMessage(message, path, args));
     }) as Argv<GlobalArgs>;
   const withCommands = [
     serveCommand,
@@ -47,27 +113,33 @@ function parser(args: readonly string[]) {
   return withCommands;
 }
 
+const helpHint = (path: readonly string[]) =>
+  `(see runledger ${path.length ? `${path.join(' ')} ` : ''}--help)\n`;
+
 /**
  * Runs one command line and returns the exit code: 0 on success, 1 when the server or the network
- * refused (the server's detail on stderr), 2 on bad usage or unreadable local input.
+ * refused (the server's detail on stderr), 2 on bad usage or unreadable local input, 4 when sign-in
+ * is needed. Usage errors point to the help of the command that was being run.
  */
 export async function runCli(args: readonly string[]): Promise<number> {
+  const where: Where = { path: [] };
+  const prefix = paint(process.stderr, 'red', 'runledger:');
   try {
-    await parser(args).parseAsync();
-    return 0;
+    await parser(args, where).parseAsync();
+    return EXIT.ok;
   } catch (error) {
     if (error instanceof CliError) {
-      process.stderr.write(`runledger: ${error.message}\n`);
-      if (error.code === 'usage') process.stderr.write('(see runledger --help)\n');
+      process.stderr.write(`${prefix} ${error.message}\n`);
+      if (error.code === 'usage') process.stderr.write(helpHint(where.path));
       return error.exitCode;
     }
     if (error instanceof Error && error.name === 'YError') {
-      process.stderr.write(`runledger: ${error.message}\n(see runledger --help)\n`);
-      return 2;
+      process.stderr.write(`${prefix} ${error.message}\n${helpHint(where.path)}`);
+      return EXIT.usage;
     }
     process.stderr.write(
-      `runledger: unexpected error: ${(error as Error).stack ?? String(error)}\n`,
+      `${prefix} unexpected error: ${(error as Error).stack ?? String(error)}\n`,
     );
-    return 1;
+    return EXIT.failed;
   }
 }
