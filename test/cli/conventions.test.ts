@@ -214,11 +214,12 @@ describe('the CLI follows the conventions of gh and similar tools', () => {
     expect(status).toMatchObject({
       signed_in: true,
       source: env.RUNLEDGER_CONFIG,
-      kind: 'user',
+      kind: 'jwt',
       user: { email: 'ada@example.com' },
     });
     const text = await cli(['auth', 'status'], env);
     expect(text.stdout).toContain('signed in:\tyes, as ada@example.com (owner of ');
+    expect(text.stdout).toContain(`credential:\tsign-in token from ${env.RUNLEDGER_CONFIG}`);
     const stored = await readFile(env.RUNLEDGER_CONFIG, 'utf8');
     const token = (JSON.parse(stored) as { credential: { value: string } }).credential.value;
     expect(text.stdout + text.stderr).not.toContain(token);

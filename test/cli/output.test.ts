@@ -10,6 +10,7 @@ import { buildCli, CLI, json, ptyAvailable, runNode, runPty } from './run-cli.js
 
 const RECEIPTS = 3;
 const PROJECTS = 5;
+const ESC = '\u001b';
 
 describe('CLI output: for scripts off a terminal, for people on one', () => {
   let server: TestServer;
@@ -112,8 +113,10 @@ describe('CLI output: for scripts off a terminal, for people on one', () => {
     if (!hasPty) context.skip('util-linux `script` cannot open a pseudo-terminal here');
     const table = await runPty(['projects', 'list'], env);
     expect(table.code).toBe(0);
-    expect(table.output).toMatch(/^\u001b\[1mID +NAME +CREATED\u001b\[0m\n/);
-    expect(table.output).toMatch(/\nprj_\S+  P\d +\S+\n/);
+    const [header, ...rows] = table.output.trimEnd().split('\n');
+    expect(header).toMatch(new RegExp(`^${ESC}\\[1mID +NAME +CREATED${ESC}\\[0m$`));
+    expect(rows).toHaveLength(PROJECTS);
+    for (const row of rows) expect(row).toMatch(/^prj_\S+ {2}P\d +\S+$/);
     const plain = await runPty(['projects', 'list', '--limit', '2'], { ...env, NO_COLOR: '1' });
     expect(plain.output).not.toContain('\u001b[');
     expect(plain.output).toMatch(/^ID +NAME +CREATED\n/);

@@ -108,12 +108,10 @@ async function logout(argv: GlobalArgs) {
 /** Who the credential signs in as, where it came from, and whether the server still takes it. */
 async function authStatus(argv: GlobalArgs) {
   const context = await contextOf(argv);
-  const source = context.env.RUNLEDGER_TOKEN
-    ? 'RUNLEDGER_TOKEN'
-    : context.token
-      ? context.configFile
-      : null;
-  const kind = context.env.RUNLEDGER_TOKEN ? null : (context.stored.credential?.kind ?? null);
+  const fromEnv = Boolean(context.env.RUNLEDGER_TOKEN);
+  const source = fromEnv ? 'RUNLEDGER_TOKEN' : context.token ? context.configFile : null;
+  // What was stored (a sign-in JWT or an API key); a token in the environment could be either.
+  const kind = fromEnv || !context.token ? null : (context.stored.credential?.kind ?? null);
   let user: Awaited<ReturnType<typeof whoIs>> | null = null;
   let problem: CliError | null = null;
   try {
@@ -122,13 +120,8 @@ async function authStatus(argv: GlobalArgs) {
     if (!(error instanceof CliError) || error.code !== 'not_signed_in') throw error;
     problem = error;
   }
-  const status = {
-    server: context.baseUrl,
-    signed_in: user !== null,
-    source,
-    kind: user?.kind ?? kind,
-    user,
-  };
+  const status = { server: context.baseUrl, signed_in: user !== null, source, kind, user };
+  const what = kind === 'jwt' ? 'sign-in token' : kind === 'api_key' ? 'API key' : 'token';
   emit(context.json, status, () =>
     fields([
       ['server', context.baseUrl],
@@ -138,7 +131,7 @@ async function authStatus(argv: GlobalArgs) {
           ? `yes, as ${user.email} (${user.role} of ${user.org_name})`
           : `no: ${problem?.message ?? 'not signed in'}`,
       ],
-      ['credential', source === null ? 'none' : `${status.kind ?? 'token'} from ${source}`],
+      ['credential', source === null ? 'none' : `${what} from ${source}`],
     ]),
   );
   // The answer was printed; the exit code says "sign-in needed" for scripts.
