@@ -43,6 +43,31 @@ function usageMessage(message: string, path: readonly string[], args: readonly s
   return `unknown command "${unknown ?? ''}"${path.length ? ` for "runledger ${path.join(' ')}"` : ''}; did you mean "${suggestion ?? ''}"?`;
 }
 
+interface CommandTree {
+  getInternalMethods(): {
+    getCommandInstance(): {
+      getCommandHandlers(): Record<string, { builder?: unknown } | undefined>;
+    };
+  };
+}
+
+/**
+ * How many of `words` name nested commands, walking yargs' own command tree (each command's builder
+ * run on a fresh instance, as yargs' completion does), so `help` can refuse a command that does not exist.
+ */
+function knownDepth(root: Argv, words: readonly string[]): number {
+  let level = root as unknown as CommandTree;
+  for (const [depth, word] of words.entries()) {
+    const handler = level.getInternalMethods().getCommandInstance().getCommandHandlers()[word];
+    if (handler === undefined) return depth;
+    if (typeof handler.builder !== 'function') return depth + 1;
+    const next = yargs([]);
+    (handler.builder as (y: Argv) => unknown)(next);
+    level = next as unknown as CommandTree;
+  }
+  return words.length;
+}
+
 function parser(args: readonly string[], where: Where) {
   const root = yargs(joinStdinDash(args))
     .scriptName('runledger')
@@ -72,6 +97,12 @@ function parser(args: readonly string[], where: Where) {
       (y) => y.positional('command', { type: 'string', array: true }),
       async (argv) => {
         const command = (argv.command ?? []) as string[];
+        const known = knownDepth(parser([], where), command);
+        if (known < command.length) {
+          where.path = command.slice(0, known);
+          const prefix = ['runledger', ...where.path].join(' ');
+          throw new CliError('usage', `"${prefix}" has no command "${command[known]}"`);
+        }
         await parser([...command, '--help'], where).parseAsync();
       },
     )

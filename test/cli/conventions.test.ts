@@ -70,6 +70,12 @@ describe('the CLI follows the conventions of gh and similar tools', () => {
     expect(viaHelp.stdout).toContain('Examples:');
     expect(viaHelp.stdout).toContain('runledger runs list --all --json id,state');
     expect(viaHelp.stdout).toContain('--all, --paginate');
+    const nothing = await cli(['help', 'runs', 'shw']);
+    expect(nothing).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: 'runledger: "runledger runs" has no command "shw"\n(see runledger runs --help)\n',
+    });
   });
 
   it('suggests the command meant, and points every usage error to that command’s own help', async () => {

@@ -122,6 +122,15 @@ describe('CLI output: for scripts off a terminal, for people on one', () => {
     expect(plain.output).toMatch(/^ID +NAME +CREATED\n/);
     expect(plain.output).toMatch(/\(more: --after \S+, or --all\)\n$/);
 
+    const failed = await runPty(['runs', 'list', '--state', 'bogus'], env);
+    expect(failed.code).toBe(2);
+    expect(failed.output).toMatch(new RegExp(`^${ESC}\\[31mrunledger:${ESC}\\[0m --state: `));
+    const failedPlain = await runPty(['runs', 'list', '--state', 'bogus'], {
+      ...env,
+      NO_COLOR: '1',
+    });
+    expect(failedPlain.output).toMatch(/^runledger: --state: /);
+
     const file = join(home, 'pty.ndjson');
     const exported = await runPty(['ledger', 'export', '--out', file], env);
     expect(exported.code).toBe(0);

@@ -252,6 +252,6 @@ export function routerCommands(cli: Argv<GlobalArgs>): Argv<GlobalArgs> {
           .command('datasets', 'datasets and access grants', datasets)
           .command('quotes', 'compute quotes', quotes)
           .command('jobs', 'compute jobs', jobs),
-      ).demandCommand(1, 'router needs a subcommand (see runledger router --help)'),
+      ).demandCommand(1, 'router needs a subcommand'),
   );
 }

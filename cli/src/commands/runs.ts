@@ -114,9 +114,6 @@ function runQueries(runs: Argv<GlobalArgs>): Argv<GlobalArgs> {
 
 export function runCommands(cli: Argv<GlobalArgs>): Argv<GlobalArgs> {
   return cli.command('runs', 'runs: create, evidence, submit, audit, grade, decide, mint', (runs) =>
-    runStepCommands(evidenceCommands(runQueries(runs))).demandCommand(
-      1,
-      'runs needs a subcommand (see runledger runs --help)',
-    ),
+    runStepCommands(evidenceCommands(runQueries(runs))).demandCommand(1, 'runs needs a subcommand'),
   );
 }
