@@ -12,61 +12,16 @@ import { completionScript, SHELLS } from './completion.js';
 import type { GlobalArgs } from './context.js';
 import { CliError, EXIT } from './errors.js';
 import { paint } from './terminal.js';
+import {
+  helpHint,
+  knownDepth,
+  usageMessage,
+  wordsOf,
+  type UsageView,
+  type Where,
+} from './usage.js';
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
-
-/** The command words of the command being run, for "(see runledger runs list --help)". */
-interface Where {
-  path: string[];
-}
-
-/** `$0 runs show <run>` (yargs' usage line of the current command) → ['runs', 'show']. */
-const wordsOf = (usage: string): string[] =>
-  usage.split(/\s+/).filter((word) => word !== '$0' && word !== '' && !/^[<[]/.test(word));
-
-interface UsageView {
-  getUsage(): Array<[string, string]>;
-}
-
-/** Unknown-command messages from yargs say only "Did you mean x?": name the word that was not found. */
-function usageMessage(message: string, path: readonly string[], args: readonly string[]): string {
-  const invalid = /Argument: (\S+), Given: (.*), Choices: (.*)/.exec(message);
-  if (invalid) {
-    const [, name = '', given, choices] = invalid;
-    const isFlag = args.some((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`));
-    return `${isFlag ? `--${name}` : name}: ${given} is not one of the allowed values: ${choices?.replace(/"/g, '')}`;
-  }
-  if (!message.startsWith('Did you mean')) return message;
-  const words = args.filter((arg) => !arg.startsWith('-'));
-  const unknown = words[path.length];
-  const suggestion = /Did you mean (\S+)\?/.exec(message)?.[1];
-  return `unknown command "${unknown ?? ''}"${path.length ? ` for "runledger ${path.join(' ')}"` : ''}; did you mean "${suggestion ?? ''}"?`;
-}
-
-interface CommandTree {
-  getInternalMethods(): {
-    getCommandInstance(): {
-      getCommandHandlers(): Record<string, { builder?: unknown } | undefined>;
-    };
-  };
-}
-
-/**
- * How many of `words` name nested commands, walking yargs' own command tree (each command's builder
- * run on a fresh instance, as yargs' completion does), so `help` can refuse a command that does not exist.
- */
-function knownDepth(root: Argv, words: readonly string[]): number {
-  let level = root as unknown as CommandTree;
-  for (const [depth, word] of words.entries()) {
-    const handler = level.getInternalMethods().getCommandInstance().getCommandHandlers()[word];
-    if (handler === undefined) return depth;
-    if (typeof handler.builder !== 'function') return depth + 1;
-    const next = yargs([]);
-    (handler.builder as (y: Argv) => unknown)(next);
-    level = next as unknown as CommandTree;
-  }
-  return words.length;
-}
 
 function parser(args: readonly string[], where: Where) {
   const root = yargs(joinStdinDash(args))
@@ -143,9 +98,6 @@ function parser(args: readonly string[], where: Where) {
   ].reduce((cli, add) => add(cli), root);
   return withCommands;
 }
-
-const helpHint = (path: readonly string[]) =>
-  `(see runledger ${path.length ? `${path.join(' ')} ` : ''}--help)\n`;
 
 /**
  * Runs one command line and returns the exit code: 0 on success, 1 when the server or the network
