@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import yargs, { type Argv } from 'yargs';
 import { authCommands } from './commands/auth.js';
 import { flightSheetCommands } from './commands/flight-sheets.js';
@@ -7,10 +8,22 @@ import { routerCommands } from './commands/router.js';
 import { runCommands } from './commands/runs.js';
 import { joinStdinDash } from './commands/secret.js';
 import { serveCommand } from './commands/serve.js';
+import { completionScript, SHELLS } from './completion.js';
 import type { GlobalArgs } from './context.js';
-import { CliError } from './errors.js';
+import { CliError, EXIT } from './errors.js';
+import { paint } from './terminal.js';
+import {
+  helpHint,
+  knownDepth,
+  usageMessage,
+  wordsOf,
+  type UsageView,
+  type Where,
+} from './usage.js';
 
-function parser(args: readonly string[]) {
+const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
+
+function parser(args: readonly string[], where: Where) {
   const root = yargs(joinStdinDash(args))
     .scriptName('runledger')
     .usage('$0 <command> [options]')
@@ -25,15 +38,54 @@ function parser(args: readonly string[]) {
       global: true,
       describe: 'router API address (env RUNLEDGER_ROUTER_URL; default http://127.0.0.1:8081)',
     })
-    .option('json', { type: 'boolean', global: true, describe: 'print JSON for scripts' })
+    .option('json', {
+      type: 'string',
+      global: true,
+      describe: 'print JSON for scripts; --json a,b keeps only those fields (see docs/cli.md)',
+    })
+    .middleware((argv) => {
+      where.path = argv._.map(String);
+    }, true)
+    .command(
+      'help [command..]',
+      'help for a command, e.g. runledger help runs list',
+      (y) => y.positional('command', { type: 'string', array: true }),
+      async (argv) => {
+        const command = (argv.command ?? []) as string[];
+        const known = knownDepth(parser([], where), command);
+        if (known < command.length) {
+          where.path = command.slice(0, known);
+          const prefix = ['runledger', ...where.path].join(' ');
+          throw new CliError('usage', `"${prefix}" has no command "${command[known]}"`);
+        }
+        await parser([...command, '--help'], where).parseAsync();
+      },
+    )
+    .command(
+      'completion <shell>',
+      'print a shell completion script (install lines in docs/cli.md)',
+      (y) =>
+        y
+          .positional('shell', { choices: SHELLS, demandOption: true })
+          .example('eval "$($0 completion bash)"', 'completion in this bash session'),
+      (argv) => {
+        process.stdout.write(completionScript(argv.shell));
+      },
+    )
     .strict()
-    .demandCommand(1, 'give a command (see runledger --help)')
-    .help()
-    .version(false)
+    .recommendCommands()
+    .demandCommand(1, 'give a command')
+    .help('help')
+    .alias('help', 'h')
+    .version('version', 'show the version', `runledger ${version}`)
     .wrap(null)
+    .epilog('Exit codes: 0 ok, 1 refused or failed, 2 bad usage, 4 sign-in needed (docs/cli.md).')
     // Errors are reported once, by runCli, with the exit code they call for.
-    .fail((message, error) => {
-      throw error ?? new CliError('usage', message);
+    .fail((message, error, usage) => {
+      if (error) throw error;
+      const path = wordsOf((usage as unknown as UsageView).getUsage()[0]?.[0] ?? '');
+      where.path = path;
+      throw new CliError('usage', usageMessage(message, path, args));
     }) as Argv<GlobalArgs>;
   const withCommands = [
     serveCommand,
@@ -49,25 +101,28 @@ function parser(args: readonly string[]) {
 
 /**
  * Runs one command line and returns the exit code: 0 on success, 1 when the server or the network
- * refused (the server's detail on stderr), 2 on bad usage or unreadable local input.
+ * refused (the server's detail on stderr), 2 on bad usage or unreadable local input, 4 when sign-in
+ * is needed. Usage errors point to the help of the command that was being run.
  */
 export async function runCli(args: readonly string[]): Promise<number> {
+  const where: Where = { path: [] };
+  const prefix = paint(process.stderr, 'red', 'runledger:');
   try {
-    await parser(args).parseAsync();
-    return 0;
+    await parser(args, where).parseAsync();
+    return EXIT.ok;
   } catch (error) {
     if (error instanceof CliError) {
-      process.stderr.write(`runledger: ${error.message}\n`);
-      if (error.code === 'usage') process.stderr.write('(see runledger --help)\n');
+      process.stderr.write(`${prefix} ${error.message}\n`);
+      if (error.code === 'usage') process.stderr.write(helpHint(where.path));
       return error.exitCode;
     }
     if (error instanceof Error && error.name === 'YError') {
-      process.stderr.write(`runledger: ${error.message}\n(see runledger --help)\n`);
-      return 2;
+      process.stderr.write(`${prefix} ${error.message}\n${helpHint(where.path)}`);
+      return EXIT.usage;
     }
     process.stderr.write(
-      `runledger: unexpected error: ${(error as Error).stack ?? String(error)}\n`,
+      `${prefix} unexpected error: ${(error as Error).stack ?? String(error)}\n`,
     );
-    return 1;
+    return EXIT.failed;
   }
 }

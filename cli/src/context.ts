@@ -1,17 +1,19 @@
 import { configPath, readConfig, type Env, type StoredConfig } from './config/file.js';
 import { CliError } from './errors.js';
+import { jsonMode, type JsonMode } from './output.js';
 
 /** The options every command takes. */
 export interface GlobalArgs {
   'base-url'?: string | undefined;
   'router-url'?: string | undefined;
-  json?: boolean | undefined;
+  /** Absent, bare (`''`: the whole answer) or a comma-separated list of fields. */
+  json?: string | undefined;
 }
 
 export interface Context {
   baseUrl: string;
   routerUrl: string;
-  json: boolean;
+  json: JsonMode;
   configFile: string;
   stored: StoredConfig;
   /** RUNLEDGER_TOKEN, else the stored JWT or API key when it was stored for `baseUrl`. */
@@ -60,7 +62,7 @@ export async function contextOf(argv: GlobalArgs, env: Env = process.env): Promi
   return {
     baseUrl,
     routerUrl: checkedUrl(router, '--router-url'),
-    json: argv.json === true,
+    json: jsonMode(argv.json),
     configFile,
     stored,
     token: env.RUNLEDGER_TOKEN || (storedHere ? stored.credential?.value : undefined),

@@ -44,10 +44,10 @@ describe('the stored credential goes only to the server it was stored for', () =
   it('refuses to send it to another --base-url or RUNLEDGER_URL, and says how to sign in there', async () => {
     const expected = `runledger: no credential for ${strangerUrl}: run \`runledger login --base-url ${strangerUrl}\`, or set RUNLEDGER_TOKEN\n`;
     const byFlag = await runNode(CLI, ['whoami', '--base-url', strangerUrl], env);
-    expect(byFlag.code).toBe(1);
+    expect(byFlag.code).toBe(4);
     expect(byFlag.stderr).toBe(expected);
     const byEnv = await runNode(CLI, ['projects', 'list'], { ...env, RUNLEDGER_URL: strangerUrl });
-    expect(byEnv.code).toBe(1);
+    expect(byEnv.code).toBe(4);
     expect(byEnv.stderr).toBe(expected);
     expect(seen).toEqual([]);
   });
@@ -66,7 +66,7 @@ describe('the stored credential goes only to the server it was stored for', () =
       RUNLEDGER_URL: strangerUrl,
       RUNLEDGER_TOKEN: 'explicit-token',
     });
-    expect(ran.code).toBe(1);
+    expect(ran.code).toBe(4);
     expect(ran.stderr).toBe('runledger: who are you (HTTP 401)\n');
     expect(seen.slice(before)).toEqual(['Bearer explicit-token']);
   });

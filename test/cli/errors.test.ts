@@ -71,12 +71,12 @@ describe('the CLI reports failures honestly and keeps credentials private', () =
     expect(missing.stdout).toBe('');
   });
 
-  it('exits 1 with a reason when the token is refused, missing, or the server is unreachable', async () => {
+  it('exits 4 (sign-in needed) when the token is refused or missing, 1 when the server is unreachable', async () => {
     const refused = await runNode(CLI, ['whoami'], {
       RUNLEDGER_URL: server.url,
       RUNLEDGER_TOKEN: 'nope',
     });
-    expect(refused.code).toBe(1);
+    expect(refused.code).toBe(4);
     expect(refused.stderr).toMatch(/\(HTTP 401\)/);
 
     const config = join(home, 'empty', 'config.json');
@@ -84,7 +84,7 @@ describe('the CLI reports failures honestly and keeps credentials private', () =
       RUNLEDGER_URL: server.url,
       RUNLEDGER_CONFIG: config,
     });
-    expect(none.code).toBe(1);
+    expect(none.code).toBe(4);
     expect(none.stderr).toContain('not signed in');
 
     const down = await runNode(CLI, ['whoami', '--base-url', 'http://127.0.0.1:9'], withToken());
@@ -114,7 +114,7 @@ describe('the CLI reports failures honestly and keeps credentials private', () =
     const xdg = join(home, 'xdg');
     const env = { RUNLEDGER_URL: server.url, XDG_CONFIG_HOME: xdg };
     const bad = await runNode(CLI, ['login', '--api-key', '-'], env, 'rlk_wrong\n');
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(4);
     expect(bad.stderr).toMatch(/\(HTTP 401\)\n$/);
     await expect(stat(join(xdg, 'runledger', 'config.json'))).rejects.toThrow();
 

@@ -74,3 +74,44 @@ export async function buildCli(): Promise<void> {
     await rmdir(lock);
   }
 }
+
+const shellQuote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * Runs the CLI under a pseudo-terminal (util-linux `script`), so stdout and stderr are both a
+ * terminal: for what the CLI does only for people (colour, aligned tables, progress bars). The
+ * terminal merges the two streams and turns "\n" into "\r\n"; `output` has the "\r\n" undone but keeps
+ * lone "\r" (a bar redrawing in place).
+ */
+export function runPty(
+  args: readonly string[],
+  env: Record<string, string | undefined> = {},
+): Promise<{ code: number | null; output: string }> {
+  const command = [process.execPath, CLI, ...args].map(shellQuote).join(' ');
+  return new Promise((resolve, reject) => {
+    const child = spawn('script', ['-qec', command, '/dev/null'], {
+      cwd: root,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, TERM: 'xterm', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, output: output.replace(/\r\n/g, '\n') }));
+  });
+}
+
+/** True when util-linux `script` can give a child a pseudo-terminal here. */
+export async function ptyAvailable(): Promise<boolean> {
+  const probe = await new Promise<string>((resolve) => {
+    const child = spawn('script', ['-qec', 'test -t 1 && echo tty', '/dev/null'], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+    child.on('error', () => resolve(''));
+    child.on('close', () => resolve(out));
+  });
+  return probe.includes('tty');
+}

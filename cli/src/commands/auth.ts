@@ -57,42 +57,110 @@ async function loginWithApiKey(context: Context, key: string): Promise<void> {
   );
 }
 
+const loginBuilder = (y: Argv<GlobalArgs>) =>
+  y
+    .option('email', { type: 'string', describe: 'request a sign-in link for this address' })
+    .option('api-key', {
+      type: 'string',
+      describe:
+        'store an API key (rlk_…) instead: bare, from RUNLEDGER_API_KEY if set, else stdin; `-` reads stdin',
+    })
+    .conflicts('email', 'api-key')
+    .example('$0 login --email ada@example.com', 'a sign-in link by e-mail')
+    .example('printf %s "$KEY" | $0 login --api-key -', 'store an API key read from stdin');
+
+async function login(argv: GlobalArgs & { email?: string | undefined; 'api-key'?: string }) {
+  const context = await contextOf(argv);
+  if (argv.email) return loginWithEmail(context, argv.email);
+  const key = await readSecret({
+    flag: argv['api-key'],
+    flagName: '--api-key',
+    envName: 'RUNLEDGER_API_KEY',
+    env: context.env,
+  });
+  if (!key) {
+    throw new CliError('usage', 'give --email, or --api-key, or set RUNLEDGER_API_KEY');
+  }
+  return loginWithApiKey(context, key);
+}
+
+/** Forgets the stored credential (the file keeps the server address); RUNLEDGER_TOKEN is the user's to unset. */
+async function logout(argv: GlobalArgs) {
+  const context = await contextOf(argv);
+  const { credential, ...rest } = context.stored;
+  if (credential !== undefined) await writeConfig(context.configFile, rest);
+  const result = {
+    removed: credential !== undefined,
+    server: context.stored.base_url ?? null,
+    config_file: context.configFile,
+    token_in_environment: Boolean(context.env.RUNLEDGER_TOKEN),
+  };
+  emit(context.json, result, () =>
+    credential === undefined
+      ? `no stored credential in ${context.configFile}`
+      : `signed out of ${result.server ?? context.baseUrl}: removed the ${credential.kind === 'jwt' ? 'token' : 'API key'} from ${context.configFile}`,
+  );
+  if (result.token_in_environment && context.json === false) {
+    note('RUNLEDGER_TOKEN is still set and still signs in: unset it too');
+  }
+}
+
+/** Who the credential signs in as, where it came from, and whether the server still takes it. */
+async function authStatus(argv: GlobalArgs) {
+  const context = await contextOf(argv);
+  const fromEnv = Boolean(context.env.RUNLEDGER_TOKEN);
+  const source = fromEnv ? 'RUNLEDGER_TOKEN' : context.token ? context.configFile : null;
+  // What was stored (a sign-in JWT or an API key); a token in the environment could be either.
+  const kind = fromEnv || !context.token ? null : (context.stored.credential?.kind ?? null);
+  let user: Awaited<ReturnType<typeof whoIs>> | null = null;
+  let problem: CliError | null = null;
+  try {
+    user = await whoIs(context);
+  } catch (error) {
+    if (!(error instanceof CliError) || error.code !== 'not_signed_in') throw error;
+    problem = error;
+  }
+  const status = { server: context.baseUrl, signed_in: user !== null, source, kind, user };
+  const what = kind === 'jwt' ? 'sign-in token' : kind === 'api_key' ? 'API key' : 'token';
+  emit(context.json, status, () =>
+    fields([
+      ['server', context.baseUrl],
+      [
+        'signed in',
+        user
+          ? `yes, as ${user.email} (${user.role} of ${user.org_name})`
+          : `no: ${problem?.message ?? 'not signed in'}`,
+      ],
+      ['credential', source === null ? 'none' : `${what} from ${source}`],
+    ]),
+  );
+  // The answer was printed; the exit code says "sign-in needed" for scripts.
+  if (problem) throw new CliError('not_signed_in', problem.message);
+}
+
+const whoIs = async (context: Context) => ok(mainApi(context).GET('/auth/me'));
+
 export function authCommands(cli: Argv<GlobalArgs>): Argv<GlobalArgs> {
   return cli
     .command(
       'login',
       'sign in with an e-mail link (or store an API key); the credential goes to a 0600 config file',
-      (y) =>
-        y
-          .option('email', { type: 'string', describe: 'request a sign-in link for this address' })
-          .option('api-key', {
-            type: 'string',
-            describe:
-              'store an API key (rlk_…) instead: bare, from RUNLEDGER_API_KEY if set, else stdin; `-` reads stdin',
-          })
-          .conflicts('email', 'api-key'),
-      async (argv) => {
-        const context = await contextOf(argv);
-        if (argv.email) return loginWithEmail(context, argv.email);
-        const key = await readSecret({
-          flag: argv['api-key'],
-          flagName: '--api-key',
-          envName: 'RUNLEDGER_API_KEY',
-          env: context.env,
-        });
-        if (!key) {
-          throw new CliError('usage', 'give --email, or --api-key, or set RUNLEDGER_API_KEY');
-        }
-        return loginWithApiKey(context, key);
-      },
+      loginBuilder,
+      login,
+    )
+    .command(
+      'logout',
+      'forget the stored credential',
+      (y) => y.example('$0 logout', 'remove the stored token or key'),
+      logout,
     )
     .command(
       'whoami',
       'show who the stored credential (or RUNLEDGER_TOKEN) signs in as',
-      (y) => y,
+      (y) => y.example('$0 whoami --json email', 'only {"email": …}'),
       async (argv) => {
         const context = await contextOf(argv);
-        const me = await ok(mainApi(context).GET('/auth/me'));
+        const me = await whoIs(context);
         emit(context.json, me, () =>
           fields([
             ['email', me.email],
@@ -104,5 +172,17 @@ export function authCommands(cli: Argv<GlobalArgs>): Argv<GlobalArgs> {
           ]),
         );
       },
+    )
+    .command('auth', 'sign in, check and sign out: login, status, logout', (auth) =>
+      auth
+        .command('login', 'the same as `runledger login`', loginBuilder, login)
+        .command(
+          'status',
+          'where the credential comes from and whether the server takes it (exit 4 when not signed in)',
+          (y) => y.example('$0 auth status', 'signed in? as whom? with what?'),
+          authStatus,
+        )
+        .command('logout', 'the same as `runledger logout`', (y) => y, logout)
+        .demandCommand(1, 'auth needs a subcommand: login, status or logout'),
     );
 }

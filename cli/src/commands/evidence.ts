@@ -3,32 +3,38 @@ import type { Argv } from 'yargs';
 import { contextOf, requireToken, type Context, type GlobalArgs } from '../context.js';
 import { CliError } from '../errors.js';
 import type { components } from '../generated/main-api.js';
-import { failure, mainApi, ok, reach } from '../http/client.js';
+import { failure, mainApi, ok, reachMain } from '../http/client.js';
 import { fileSize, multipartFile } from '../http/multipart.js';
 import { emit, fields } from '../output.js';
 import { progressBar } from '../progress.js';
+import { TEXT_EVIDENCE_KINDS } from '../enums.js';
 
 type Evidence = components['schemas']['Evidence'];
-type TextKind = components['schemas']['EvidenceTextKind'];
-
-const TEXT_KINDS: readonly TextKind[] = ['note', 'text', 'url', 'log', 'json'];
 
 /** POST /runs/{run_id}/evidence/upload with the file streamed from disk; a bar on stderr when it is a terminal. */
 async function upload(context: Context, runId: string, label: string, path: string) {
   const token = requireToken(context);
-  const bar = progressBar(`uploading ${basename(path)}`, await fileSize(path));
+  const bar = progressBar({
+    label: `uploading ${basename(path)}`,
+    unit: { kind: 'bytes' },
+    total: await fileSize(path),
+  });
   const multipart = multipartFile({ label }, 'file', path, bar);
-  const response = await reach(
-    `${context.baseUrl}/runs/${encodeURIComponent(runId)}/evidence/upload`,
-    {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': multipart.contentType },
-      body: multipart.body as unknown as RequestInit['body'],
-      duplex: 'half',
-    } as RequestInit,
-  );
-  // The answer comes after the body was read (or refused): end the bar's line before any message.
-  bar.finish();
+  let response: Response;
+  try {
+    response = await reachMain(
+      `${context.baseUrl}/runs/${encodeURIComponent(runId)}/evidence/upload`,
+      {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': multipart.contentType },
+        body: multipart.body as unknown as RequestInit['body'],
+        duplex: 'half',
+      } as RequestInit,
+    );
+  } finally {
+    // The answer comes after the body was read (or refused): end the bar's line before any message.
+    bar.finish();
+  }
   const text = await response.text();
   let parsed: unknown = text;
   try {
@@ -50,7 +56,7 @@ export function evidenceCommands(runs: Argv<GlobalArgs>): Argv<GlobalArgs> {
           y
             .positional('run', { type: 'string', demandOption: true })
             .option('label', { type: 'string', demandOption: true })
-            .option('kind', { choices: TEXT_KINDS, describe: 'kind of text evidence' })
+            .option('kind', { choices: TEXT_EVIDENCE_KINDS, describe: 'kind of text evidence' })
             .option('content', { type: 'string', describe: 'the text itself' })
             .option('file', { type: 'string', describe: 'upload this file (kind "file")' })
             .conflicts('file', ['content', 'kind'])

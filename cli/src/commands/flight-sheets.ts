@@ -1,44 +1,42 @@
 import type { Argv } from 'yargs';
 import { contextOf, type GlobalArgs } from '../context.js';
 import { mainApi, ok } from '../http/client.js';
-import { emit, fields, morePages, table } from '../output.js';
+import { emit, fields, table } from '../output.js';
+import { listCommand } from './list.js';
 
 export function flightSheetCommands(cli: Argv<GlobalArgs>): Argv<GlobalArgs> {
   return cli.command('flight-sheets', 'the rulebooks runs are audited against', (sheets) =>
-    sheets
-      .command(
-        'list',
-        'list the built-in sheets and your organization’s own',
-        (y) =>
-          y
-            .option('lane', { type: 'string', describe: 'only this lane' })
-            .option('limit', { type: 'number' })
-            .option('after', { type: 'string' }),
-        async (argv) => {
-          const context = await contextOf(argv);
-          const page = await ok(
-            mainApi(context).GET('/flight-sheets', {
-              params: { query: { lane: argv.lane, limit: argv.limit, after: argv.after } },
-            }),
-          );
-          emit(
-            context.json,
-            page,
-            () =>
-              table(page.flight_sheets, [
-                ['SLUG', (s) => s.slug],
-                ['VERSION', (s) => s.version],
-                ['LANE', (s) => s.lane],
-                ['RULES', (s) => s.audit_checks.length],
-                ['NAME', (s) => s.name],
-              ]) + morePages(page.next, '--after'),
-          );
-        },
-      )
+    listCommand(sheets, {
+      command: 'list',
+      describe: 'list the built-in sheets and your organization’s own',
+      cursorFlag: '--after',
+      key: 'flight_sheets',
+      // Lanes are free text on the server (no enum to check against), so --lane is passed as given.
+      options: (y) => y.option('lane', { type: 'string', describe: 'only this lane, e.g. agent' }),
+      fetch: async (context, argv, after, limit) => {
+        const page = await ok(
+          mainApi(context).GET('/flight-sheets', {
+            params: { query: { lane: argv.lane, limit, after } },
+          }),
+        );
+        return { rows: page.flight_sheets, next: page.next, page };
+      },
+      columns: [
+        ['SLUG', (s) => s.slug],
+        ['VERSION', (s) => s.version],
+        ['LANE', (s) => s.lane],
+        ['RULES', (s) => s.audit_checks.length],
+        ['NAME', (s) => s.name],
+      ],
+      examples: [['$0 flight-sheets list --lane agent', 'the sheets of the agent lane']],
+    })
       .command(
         'show <sheet>',
         'show one sheet (an id, or a slug for its newest version)',
-        (y) => y.positional('sheet', { type: 'string', demandOption: true }),
+        (y) =>
+          y
+            .positional('sheet', { type: 'string', demandOption: true })
+            .example('$0 flight-sheets show agent-task-report', 'the newest version of a slug'),
         async (argv) => {
           const context = await contextOf(argv);
           const sheet = await ok(

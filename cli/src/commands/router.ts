@@ -2,21 +2,13 @@ import type { Argv } from 'yargs';
 import { contextOf, type GlobalArgs } from '../context.js';
 import type { components } from '../generated/router-api.js';
 import { ok, routerApi } from '../http/client.js';
-import { emit, fields, morePages, table } from '../output.js';
+import { JOB_TYPES, NODE_CLASSES } from '../enums.js';
+import { emit, fields } from '../output.js';
 import { jsonObjectArg } from './args.js';
+import { listCommand } from './list.js';
 import { workerCommand } from './worker.js';
 
 type Schemas = components['schemas'];
-
-const NODE_CLASSES: readonly Schemas['NodeClass'][] = ['gpu_a_96gb', 'gpu_b_32gb'];
-const JOB_TYPES: readonly Schemas['JobType'][] = [
-  'inference',
-  'fine_tune',
-  'eval',
-  'dataset_build',
-  'embedding',
-  'batch',
-];
 
 const memberFields = (m: Schemas['RouterMember']) =>
   fields([
@@ -101,7 +93,23 @@ function members(y: Argv<GlobalArgs>): Argv<GlobalArgs> {
 }
 
 function datasets(y: Argv<GlobalArgs>): Argv<GlobalArgs> {
-  return y
+  return listCommand(y, {
+    command: 'list',
+    describe: 'list datasets',
+    cursorFlag: '--after',
+    key: 'datasets',
+    fetch: async (context, _argv, after, limit) => {
+      const page = await ok(
+        routerApi(context).GET('/datasets', { params: { query: { limit, after } } }),
+      );
+      return { rows: page.datasets, next: page.next, page };
+    },
+    columns: [
+      ['DATASET', (d) => d.dataset_id],
+      ['STATUS', (d) => d.status],
+      ['NAME', (d) => d.name],
+    ],
+  })
     .command(
       'create',
       'add a dataset',
@@ -122,29 +130,6 @@ function datasets(y: Argv<GlobalArgs>): Argv<GlobalArgs> {
           }),
         );
         emit(context.json, dataset, () => datasetFields(dataset));
-      },
-    )
-    .command(
-      'list',
-      'list datasets',
-      (a) => a.option('limit', { type: 'number' }).option('after', { type: 'string' }),
-      async (argv) => {
-        const context = await contextOf(argv);
-        const page = await ok(
-          routerApi(context).GET('/datasets', {
-            params: { query: { limit: argv.limit, after: argv.after } },
-          }),
-        );
-        emit(
-          context.json,
-          page,
-          () =>
-            table(page.datasets, [
-              ['DATASET', (d) => d.dataset_id],
-              ['STATUS', (d) => d.status],
-              ['NAME', (d) => d.name],
-            ]) + morePages(page.next, '--after'),
-        );
       },
     )
     .command(
@@ -267,6 +252,6 @@ export function routerCommands(cli: Argv<GlobalArgs>): Argv<GlobalArgs> {
           .command('datasets', 'datasets and access grants', datasets)
           .command('quotes', 'compute quotes', quotes)
           .command('jobs', 'compute jobs', jobs),
-      ).demandCommand(1, 'router needs a subcommand (see runledger router --help)'),
+      ).demandCommand(1, 'router needs a subcommand'),
   );
 }

@@ -3,6 +3,7 @@ import { contextOf, type Context, type GlobalArgs } from '../context.js';
 import { CliError } from '../errors.js';
 import { mainApi, ok, present } from '../http/client.js';
 import { emit, fields } from '../output.js';
+import { DECISIONS } from '../enums.js';
 import { readLocal } from './args.js';
 import { checksTable, receiptFields, verdictLine } from './render.js';
 
@@ -125,7 +126,7 @@ export function runStepCommands(runs: Argv<GlobalArgs>): Argv<GlobalArgs> {
       (y) =>
         runArg(y)
           .option('decision', {
-            choices: ['approved', 'rejected', 'escalated'] as const,
+            choices: DECISIONS,
             demandOption: true,
           })
           .option('note', { type: 'string' }),

@@ -1,16 +1,42 @@
 import type { Argv } from 'yargs';
 import { contextOf, type GlobalArgs } from '../context.js';
-import type { components } from '../generated/main-api.js';
+import { RUN_STATES } from '../enums.js';
 import { mainApi, ok } from '../http/client.js';
-import { emit, morePages, table } from '../output.js';
+import { emit } from '../output.js';
+import { listCommand } from './list.js';
 import { evidenceCommands } from './evidence.js';
 import { checksTable, evidenceTable, receiptFields, runLine, verdictLine } from './render.js';
 import { runStepCommands } from './run-steps.js';
 
-type RunState = components['schemas']['RunState'];
-
 function runQueries(runs: Argv<GlobalArgs>): Argv<GlobalArgs> {
-  return runs
+  return listCommand(runs, {
+    command: 'list',
+    describe: 'list runs in creation order',
+    cursorFlag: '--after',
+    key: 'runs',
+    options: (y) =>
+      y
+        .option('project', { type: 'string', describe: 'only this project' })
+        .option('state', { choices: RUN_STATES, describe: 'only runs in this state' }),
+    fetch: async (context, argv, after, limit) => {
+      const page = await ok(
+        mainApi(context).GET('/runs', {
+          params: { query: { project_id: argv.project, state: argv.state, limit, after } },
+        }),
+      );
+      return { rows: page.runs, next: page.next, page };
+    },
+    columns: [
+      ['ID', (r) => r.id],
+      ['STATE', (r) => r.state],
+      ['SHEET', (r) => r.flight_sheet_id],
+      ['TITLE', (r) => r.title],
+    ],
+    examples: [
+      ['$0 runs list --state approved', 'approved runs not yet receipted'],
+      ['$0 runs list --all --json id,state', 'every run, as [{"id", "state"}, …]'],
+    ],
+  })
     .command(
       'create',
       'start a run of a flight sheet in a project',
@@ -24,7 +50,11 @@ function runQueries(runs: Argv<GlobalArgs>): Argv<GlobalArgs> {
           })
           .option('title', { type: 'string', demandOption: true })
           .option('agent', { type: 'string', describe: 'agent profile name' })
-          .option('model', { type: 'string', describe: 'agent profile model', implies: 'agent' }),
+          .option('model', { type: 'string', describe: 'agent profile model', implies: 'agent' })
+          .example(
+            '$0 runs create --project prj_… --sheet agent-task-report --title nightly',
+            'a run of the newest agent-task-report',
+          ),
       async (argv) => {
         const context = await contextOf(argv);
         const run = await ok(
@@ -48,45 +78,12 @@ function runQueries(runs: Argv<GlobalArgs>): Argv<GlobalArgs> {
       },
     )
     .command(
-      'list',
-      'list runs in creation order',
-      (y) =>
-        y
-          .option('project', { type: 'string', describe: 'only this project' })
-          .option('state', { type: 'string', describe: 'only runs in this state' })
-          .option('limit', { type: 'number' })
-          .option('after', { type: 'string' }),
-      async (argv) => {
-        const context = await contextOf(argv);
-        const page = await ok(
-          mainApi(context).GET('/runs', {
-            params: {
-              query: {
-                project_id: argv.project,
-                state: argv.state as RunState | undefined,
-                limit: argv.limit,
-                after: argv.after,
-              },
-            },
-          }),
-        );
-        emit(
-          context.json,
-          page,
-          () =>
-            table(page.runs, [
-              ['ID', (r) => r.id],
-              ['STATE', (r) => r.state],
-              ['SHEET', (r) => r.flight_sheet_id],
-              ['TITLE', (r) => r.title],
-            ]) + morePages(page.next, '--after'),
-        );
-      },
-    )
-    .command(
       'show <run>',
       'everything about one run: evidence, checks, verdict, approval, receipt',
-      (y) => y.positional('run', { type: 'string', demandOption: true }),
+      (y) =>
+        y
+          .positional('run', { type: 'string', demandOption: true })
+          .example('$0 runs show run_… --json run,verdict', 'only the run and its verdict'),
       async (argv) => {
         const context = await contextOf(argv);
         const all = await ok(
@@ -117,9 +114,6 @@ function runQueries(runs: Argv<GlobalArgs>): Argv<GlobalArgs> {
 
 export function runCommands(cli: Argv<GlobalArgs>): Argv<GlobalArgs> {
   return cli.command('runs', 'runs: create, evidence, submit, audit, grade, decide, mint', (runs) =>
-    runStepCommands(evidenceCommands(runQueries(runs))).demandCommand(
-      1,
-      'runs needs a subcommand (see runledger runs --help)',
-    ),
+    runStepCommands(evidenceCommands(runQueries(runs))).demandCommand(1, 'runs needs a subcommand'),
   );
 }

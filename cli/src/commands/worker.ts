@@ -6,6 +6,7 @@ import type { components } from '../generated/router-api.js';
 import { failure, ok, routerApi } from '../http/client.js';
 import { emit, note } from '../output.js';
 import { readSecret } from './secret.js';
+import { NODE_CLASSES } from '../enums.js';
 
 type Schemas = components['schemas'];
 type NodeClass = Schemas['NodeClass'];
@@ -91,7 +92,7 @@ export function workerCommand(router: Argv<GlobalArgs>): Argv<GlobalArgs> {
       y
         .option('name', { type: 'string', default: 'cli-worker' })
         .option('node-class', {
-          choices: ['gpu_a_96gb', 'gpu_b_32gb'] as const,
+          choices: NODE_CLASSES,
           default: 'gpu_a_96gb' as const,
         })
         .option('registration-key', {

@@ -22,13 +22,30 @@ export async function reach(input: Request | string, init?: RequestInit): Promis
 const bearer = (token: string | undefined): Record<string, string> =>
   token ? { authorization: `Bearer ${token}` } : {};
 
+/**
+ * fetch for the main API: a 401 there means the credential is missing, expired or refused, so it
+ * becomes `not_signed_in` (exit 4) with the server's detail, whichever route answered it.
+ */
+export async function reachMain(input: Request | string, init?: RequestInit): Promise<Response> {
+  const response = await reach(input, init);
+  if (response.status !== 401) return response;
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // Not JSON (a proxy page): detailOf reports the text.
+  }
+  throw new CliError('not_signed_in', `${detailOf(body, 401)} (HTTP 401)`, 401);
+}
+
 /** The main API; `anonymous` for the sign-in routes, otherwise a credential is required up front. */
 export function mainApi(context: Context, anonymous = false): MainApi {
   const token = anonymous ? undefined : requireToken(context);
   return createClient<MainPaths>({
     baseUrl: context.baseUrl,
     headers: bearer(token),
-    fetch: (request) => reach(request),
+    fetch: (request) => reachMain(request),
   });
 }
 

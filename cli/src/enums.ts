@@ -1,0 +1,51 @@
+import type { components as Main } from './generated/main-api.js';
+import type { components as Router } from './generated/router-api.js';
+
+/**
+ * The allowed values of every enum flag, checked locally (yargs `choices`) before any request. The
+ * source of truth is the generated OpenAPI types: each list is the keys of a `Record<Enum, true>`, so
+ * adding, removing or renaming a value on the server is a compile error here after
+ * `npm run generate:client`, not a list that silently drifts.
+ */
+const valuesOf = <T extends string>(all: Record<T, true>): readonly T[] => Object.keys(all) as T[];
+
+type MainSchemas = Main['schemas'];
+type RouterSchemas = Router['schemas'];
+
+export const RUN_STATES = valuesOf<MainSchemas['RunState']>({
+  draft: true,
+  audited: true,
+  finalized: true,
+  approved: true,
+  rejected: true,
+  escalated: true,
+  receipted: true,
+});
+
+export const TEXT_EVIDENCE_KINDS = valuesOf<MainSchemas['EvidenceTextKind']>({
+  note: true,
+  text: true,
+  url: true,
+  log: true,
+  json: true,
+});
+
+export const DECISIONS = valuesOf<MainSchemas['ApprovalDecision']>({
+  approved: true,
+  rejected: true,
+  escalated: true,
+});
+
+export const NODE_CLASSES = valuesOf<RouterSchemas['NodeClass']>({
+  gpu_a_96gb: true,
+  gpu_b_32gb: true,
+});
+
+export const JOB_TYPES = valuesOf<RouterSchemas['JobType']>({
+  inference: true,
+  fine_tune: true,
+  eval: true,
+  dataset_build: true,
+  embedding: true,
+  batch: true,
+});
