@@ -6,4 +6,4 @@ export {
   RunnerHttpError,
   type ExternalRunnerOptions,
   type ExternalRunnerReport,
-} from './tribunal/external-runner.js';
+} from './background/external-runner.js';

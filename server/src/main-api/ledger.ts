@@ -3,7 +3,7 @@ import { LedgerList, LedgerVerifyResult, ReceiptsRecent, type Runledger } from '
 import { z } from 'zod';
 import { defineRoute, type Route } from '../http/route.js';
 import { streamTo } from '../http/streaming.js';
-import { Limit } from './paging.js';
+import { Limit } from '../http/paging.js';
 import { SeqParam } from './params.js';
 
 /**

@@ -15,7 +15,8 @@ import { projectRoutes } from './projects.js';
 import { runRoutes } from './runs.js';
 import { shareRoutes } from './share.js';
 import { submissionRoutes } from './submission.js';
-import { runnerRoutes, tribunalRoutes } from '../tribunal/index.js';
+import { runnerRoutes } from './tribunal-runner.js';
+import { tribunalRoutes } from './tribunal.js';
 
 export interface RouteDeps extends AuthRouteDeps, Omit<InternalRouteDeps, 'runledger'> {
   /** Uploads spool into it and downloads stream from it. */

@@ -9,7 +9,6 @@ import { memberRoutes } from './members.js';
 import { workerRoutes } from './workers.js';
 
 export { ROUTER_API } from './components.js';
-export { startSweeper, type Sweeper } from './sweeper.js';
 
 export interface RouterRouteDeps {
   runledger: Runledger;
