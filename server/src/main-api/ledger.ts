@@ -7,7 +7,7 @@ import { Limit } from '../http/paging.js';
 import { SeqParam } from './params.js';
 
 /**
- * Like every list, these page with `?after=<next>` (DESIGN.md section 10); `next` is an org_seq here,
+ * Like every list, these page with `?after=<next>` (docs/http.md, Paging); `next` is an org_seq here,
  * so `after_seq` (ledger) and `before_seq` (recent, newest first) name the same value and stay accepted.
  */
 const LedgerQuery = z
