@@ -9,7 +9,7 @@ import { routerUseCases } from './router/use-cases.js';
 import { runUseCases } from './runs/use-cases.js';
 import { shareUseCases } from './share/use-cases.js';
 import { tribunalUseCases, type TribunalUseCases } from './tribunal/use-cases.js';
-import type { BlobStore } from './ports/blob-store.js';
+import type { BlobStore, PreparedBlob } from './ports/blob-store.js';
 import type { Clock } from './ports/clock.js';
 import type { Mailer } from './ports/mailer.js';
 import type { Random } from './ports/random.js';
@@ -274,12 +274,15 @@ export interface FlightSheetUseCases {
   create(actor: Actor, input: unknown): Promise<FlightSheet>;
 }
 
-/** An uploaded file already spooled to disk; `addFileEvidence` moves it into the blob store. */
+/**
+ * An uploaded file the blob store has already received (`BlobStore.prepare`: hashed and synced);
+ * `addFileEvidence` commits it into the store, or discards it when the evidence is refused.
+ */
 export interface FileEvidenceInput {
   label: string;
   filename: string;
   content_type: string;
-  spoolPath: string;
+  blob: PreparedBlob;
 }
 
 /** What the download route needs to stream a file evidence item from the blob store. */

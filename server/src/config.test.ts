@@ -32,7 +32,7 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATA_DIR: dataDir, DATABASE_URL: url }).databaseUrl).toBe(url);
   });
 
-  it('reads DESIGN.md defaults and rejects malformed numbers', () => {
+  it('reads the documented defaults and rejects malformed numbers', () => {
     const config = loadConfig({ DATA_DIR: dataDir });
     expect(config).toMatchObject({
       port: 8080,

@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { RECEIPT_PREFIX } from '@runledger/core';
 
-/** Everything the server reads from the environment (DESIGN.md section 2), parsed once at start. */
+/** Everything the server reads from the environment (README.md, Configuration), parsed once at start. */
 export interface ServerConfig {
   port: number;
   host: string;
@@ -27,7 +27,7 @@ export interface ServerConfig {
   authRequestLimit: { perEmail: number; perIp: number; verifyPerIp: number; windowSeconds: number };
   /** Largest accepted JSON body in bytes. */
   jsonBodyLimit: number;
-  /** The router API listener (DESIGN.md section 2): loopback by default, its member and admin routes have no auth. */
+  /** The router API listener (docs/router.md): loopback by default, its member and admin routes have no auth. */
   routerPort: number;
   routerHost: string;
   /** How often the lease sweeper runs. */
@@ -151,7 +151,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     );
   }
 
-  // Unset: the local address of this listener, so dev links work on any PORT (8080 by default, as DESIGN.md says).
+  // Unset: the local address of this listener, so dev links work on any PORT (8080 by default, README.md, Configuration).
   const publicBaseUrl = (
     env.PUBLIC_BASE_URL ?? `http://localhost:${port === 0 ? 8080 : port}`
   ).replace(/\/+$/, '');

@@ -7,4 +7,4 @@ export {
   RunnerHttpError,
   type ExternalRunnerOptions,
   type ExternalRunnerReport,
-} from './tribunal/external-runner.js';
+} from './background/external-runner.js';

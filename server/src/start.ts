@@ -18,9 +18,9 @@ import { jwtSigner } from './http/jwt.js';
 import { listen, type Listener } from './http/listen.js';
 import { FixedWindowLimiter } from './http/rate-limit.js';
 import { createLogger } from './logger.js';
-import { ROUTER_API, routerRoutes, startSweeper } from './router/index.js';
-import { allRoutes } from './routes/index.js';
-import { startInProcessRunner } from './tribunal/index.js';
+import { startInProcessRunner, startSweeper } from './background/index.js';
+import { allRoutes } from './main-api/index.js';
+import { ROUTER_API, routerRoutes } from './router-api/index.js';
 
 export interface StartOptions {
   /** Tests pass a clock they can move (link expiry, JWT expiry, rate-limit windows, lease expiry). */

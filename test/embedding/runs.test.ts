@@ -1,4 +1,4 @@
-import { access } from 'node:fs/promises';
+import { access, readdir } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RunledgerError, type Actor, type Runledger } from '@runledger/core';
 import {
@@ -7,7 +7,7 @@ import {
   openRunWorld,
   preparedRun,
   signIn,
-  writeSpool,
+  prepareUpload,
   type RunWorld,
 } from './world.js';
 import { engines } from '../helpers/postgres.js';
@@ -238,12 +238,12 @@ describe.each(engines)('%s', (engine) => {
 
     it('stores an uploaded file by content, serves its address back, and keeps nothing for a refused upload', async () => {
       const run = await preparedRun(rl, owner);
-      const spool = await writeSpool(world, 'upload-1', 'hello file');
+      const upload = await prepareUpload(world, 'hello file');
       const evidence = await rl.runs.addFileEvidence(owner, run.id, {
         label: 'doc',
         filename: 'a.txt',
         content_type: 'text/plain',
-        spoolPath: spool,
+        blob: upload,
       });
       expect(evidence).toMatchObject({
         kind: 'file',
@@ -265,13 +265,13 @@ describe.each(engines)('%s', (engine) => {
 
       await rl.runs.audit(owner, run.id);
       await rl.runs.approve(owner, run.id, { decision: 'rejected' });
-      const refused = await writeSpool(world, 'upload-2', 'never stored');
+      const refused = await prepareUpload(world, 'never stored');
       await expectCode(
         rl.runs.addFileEvidence(owner, run.id, {
           label: 'x',
           filename: 'b.txt',
           content_type: 'text/plain',
-          spoolPath: refused,
+          blob: refused,
         }),
         'conflict',
       );
@@ -279,7 +279,7 @@ describe.each(engines)('%s', (engine) => {
       expect(world.blobs.pathOf(sha256Hex('never stored'))).not.toBeNull();
       expect(await exists(world.blobs.pathOf(sha256Hex('never stored')) ?? '')).toBe(false);
       // The refused upload's spool file is gone too: nothing of it stays on disk.
-      expect(await exists(refused)).toBe(false);
+      expect(await readdir(world.blobs.spoolDir)).toEqual([]);
     });
 
     it('rejects a submission that is not a JSON object or array', async () => {

@@ -1,6 +1,7 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import {
   cryptoRandom,
   openFileBlobStore,
@@ -165,8 +166,7 @@ export async function approvedRun(rl: Runledger, owner: Actor, projectId?: strin
   return run;
 }
 
-export async function writeSpool(world: RunWorld, name: string, bytes: string | Uint8Array) {
-  const path = join(world.blobs.spoolDir, name);
-  await writeFile(path, bytes);
-  return path;
+/** An upload as the server hands it over: streamed into the blob store's spool, not yet added. */
+export async function prepareUpload(world: RunWorld, bytes: string | Uint8Array) {
+  return world.blobs.prepare(Readable.from([Buffer.from(bytes)]));
 }

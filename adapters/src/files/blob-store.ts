@@ -1,16 +1,17 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import type { BlobStore, StoredBlob } from '@runledger/core';
 import { durableRename, syncPath } from './durable.js';
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 export interface FileBlobStore extends BlobStore {
-  /** Where uploads are spooled before prepareFile; on the same file system, so commit is a rename. */
+  /** Where prepare spools an upload; on the same file system as the blobs, so commit is a rename. */
   readonly spoolDir: string;
-  /** The file holding a blob, for streaming it back; null for a malformed address. */
+  /** The file that holds (or would hold) a blob; null for a malformed address. For inspection only. */
   pathOf(sha256: string): string | null;
 }
 
@@ -54,20 +55,44 @@ export async function openFileBlobStore(dir: string): Promise<FileBlobStore> {
       await writeFile(spoolFile, bytes);
       return adopt(spoolFile, { sha256, size: bytes.byteLength });
     },
-    async prepareFile(path) {
+    async prepare(source) {
+      const spoolFile = join(spoolDir, `upload-${randomBytes(12).toString('hex')}`);
       const hash = createHash('sha256');
       let size = 0;
-      for await (const chunk of createReadStream(path)) {
-        hash.update(chunk as Buffer);
-        size += (chunk as Buffer).byteLength;
+      try {
+        // One pass: hashed while it is written, so a large upload is read once.
+        await pipeline(
+          source,
+          async function* (chunks: AsyncIterable<Uint8Array>) {
+            for await (const chunk of chunks) {
+              hash.update(chunk);
+              size += chunk.byteLength;
+              yield chunk;
+            }
+          },
+          createWriteStream(spoolFile, { flags: 'wx' }),
+        );
+        await syncPath(spoolFile);
+      } catch (error) {
+        await rm(spoolFile, { force: true });
+        throw error;
       }
-      await syncPath(path);
       const blob = { sha256: hash.digest('hex'), size };
       return {
         ...blob,
-        commit: () => adopt(path, blob),
-        discard: () => rm(path, { force: true }),
+        commit: () => adopt(spoolFile, blob),
+        discard: () => rm(spoolFile, { force: true }),
       };
+    },
+    async open(sha256) {
+      const path = pathOf(sha256);
+      if (path === null) return null;
+      const stream = createReadStream(path);
+      // Opened before returning, so a missing blob is null rather than a stream that fails later.
+      return new Promise((resolve) => {
+        stream.once('open', () => resolve(stream));
+        stream.once('error', () => resolve(null));
+      });
     },
     async get(sha256) {
       const path = pathOf(sha256);

@@ -4,8 +4,11 @@ export interface StoredBlob {
   size: number;
 }
 
+/** Bytes the store has received, hashed and synced, but not added yet. */
 export interface PreparedBlob extends StoredBlob {
+  /** Adds the bytes under their address (a no-op when the address is already stored). */
   commit(): Promise<StoredBlob>;
+  /** Drops the bytes; nothing of them stays. */
   discard(): Promise<void>;
 }
 
@@ -13,11 +16,16 @@ export interface BlobStore {
   /** Writes the bytes durably and returns their address; writing the same bytes twice is a no-op. */
   put(bytes: Uint8Array): Promise<StoredBlob>;
   /**
-   * Hashes and syncs a file that already sits on disk (an upload spool) without adding it yet: the
-   * slow part, kept out of storage transactions. `commit` then moves it into the store (a rename);
-   * `discard` drops it.
+   * Reads a stream (an upload as it arrives) into the store's own spool, hashing it on the way and
+   * syncing it at the end, without adding it yet: the slow part, kept out of storage transactions.
+   * If the stream fails, nothing is kept and the error propagates.
    */
-  prepareFile(path: string): Promise<PreparedBlob>;
+  prepare(source: AsyncIterable<Uint8Array>): Promise<PreparedBlob>;
   get(sha256: string): Promise<Uint8Array | null>;
+  /**
+   * The blob's bytes as a stream, for sending a large file without holding it in memory; null for an
+   * unknown or malformed address (known before the first byte, so a caller can still answer 404).
+   */
+  open(sha256: string): Promise<AsyncIterable<Uint8Array> | null>;
   delete(sha256: string): Promise<void>;
 }

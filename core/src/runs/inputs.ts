@@ -158,10 +158,11 @@ export function runInputUseCases(deps: Deps): InputUseCases {
     },
 
     async addFileEvidence(actor, runId, input) {
-      // Hashing and syncing the file (the slow part) happens before the transaction, so an upload
-      // never holds up other writers. The blob joins the store inside the transaction, under the
-      // blob's lock, so the cleanup's reference count cannot race another upload of the same bytes.
-      const prepared = await blobs.prepareFile(input.spoolPath);
+      // The caller had the blob store hash and sync the file (the slow part) before this transaction,
+      // so an upload never holds up other writers. The blob joins the store inside the transaction,
+      // under the blob's lock, so the cleanup's reference count cannot race another upload of the
+      // same bytes.
+      const prepared = input.blob;
       let committed = false;
       try {
         return await storage.write(async (tx) => {

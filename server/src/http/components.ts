@@ -7,7 +7,7 @@ import {
 
 type Definition = OpenAPIRegistry['definitions'][number];
 import { z } from 'zod';
-import { TRIBUNAL_NAMED } from '../tribunal/components.js';
+import { TRIBUNAL_NAMED } from '../main-api/tribunal-components.js';
 
 /** The body of every non-2xx response. */
 export const ErrorBody = z.object({ detail: z.string() });

@@ -15,7 +15,7 @@ export const notConfigured = (setting: string) =>
   new RunledgerError('unavailable', `this route is not configured (${setting})`);
 
 /**
- * A route precondition for an internal credential (DESIGN.md section 2): 503 while it is unset,
+ * A route precondition for an internal credential (docs/internal.md): 503 while it is unset,
  * 401 when the header is missing or differs (compared in constant time).
  */
 export function internalCredentialGuard({

@@ -1,20 +1,19 @@
-import { randomBytes } from 'node:crypto';
-import { rm } from 'node:fs/promises';
-import { RunledgerError } from '@runledger/core';
+import { RunledgerError, type BlobStore, type PreparedBlob } from '@runledger/core';
 import type { Request, Response } from 'express';
 import multer from 'multer';
 
 export interface UploadSpec {
-  /** Where the file part is written while it arrives (the blob store's spool, same file system). */
-  spoolDir: string;
+  /** Receives the file part as it arrives (into its own spool, never into memory). */
+  blobs: BlobStore;
   maxBytes: number;
   fileField: string;
   /** The text fields allowed besides the file; any other part is a 400. */
   textFields: readonly string[];
 }
 
-export interface SpooledUpload {
-  path: string;
+export interface ReceivedUpload {
+  /** Hashed and synced, not yet in the store: commit or discard it. */
+  blob: PreparedBlob;
   filename: string;
   contentType: string;
   size: number;
@@ -49,21 +48,37 @@ function uploadError(error: unknown, spec: UploadSpec): RunledgerError {
   }
 }
 
+/** A multer storage engine that streams the file part into the blob store (`BlobStore.prepare`). */
+function blobStorage(blobs: BlobStore): multer.StorageEngine {
+  return {
+    _handleFile(_req, file, done) {
+      blobs.prepare(file.stream).then(
+        (blob) => done(null, { blob, size: blob.size } as Partial<Express.Multer.File>),
+        (error: unknown) => done(error as Error),
+      );
+    },
+    _removeFile(_req, file, done) {
+      const { blob } = file as Express.Multer.File & { blob?: PreparedBlob };
+      (blob ? blob.discard() : Promise.resolve()).then(
+        () => done(null),
+        (error: unknown) => done(error as Error),
+      );
+    },
+  };
+}
+
 /**
- * Reads a multipart body with one file part and the given text fields, spooling the file to disk
- * (never into memory). On any failure nothing stays in the spool: multer removes a partial file,
- * and a file that arrived with a bad field is removed here.
+ * Reads a multipart body with one file part and the given text fields, streaming the file into the
+ * blob store (never into memory). On any failure nothing is kept: multer discards a file it
+ * rejects (too large, a second file), and a file that arrived with a bad field is discarded here.
  */
 export async function receiveUpload(
   req: Request,
   res: Response,
   spec: UploadSpec,
-): Promise<SpooledUpload> {
+): Promise<ReceivedUpload> {
   const middleware = multer({
-    storage: multer.diskStorage({
-      destination: spec.spoolDir,
-      filename: (_req, _file, done) => done(null, `upload-${randomBytes(12).toString('hex')}`),
-    }),
+    storage: blobStorage(spec.blobs),
     defParamCharset: 'utf8',
     limits: {
       fileSize: spec.maxBytes,
@@ -80,7 +95,7 @@ export async function receiveUpload(
     );
   });
 
-  const file = req.file;
+  const file = req.file as (Express.Multer.File & { blob: PreparedBlob }) | undefined;
   const fields = { ...(req.body as Record<string, unknown>) };
   const unknown = Object.keys(fields).find((name) => !spec.textFields.includes(name));
   const problem =
@@ -96,11 +111,11 @@ export async function receiveUpload(
     );
   }
   if (problem !== null) {
-    await rm(file.path, { force: true });
+    await file.blob.discard();
     throw new RunledgerError('invalid_input', problem);
   }
   return {
-    path: file.path,
+    blob: file.blob,
     filename: file.originalname,
     contentType: file.mimetype,
     size: file.size,

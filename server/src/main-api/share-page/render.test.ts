@@ -1,6 +1,6 @@
 import type { ShareView } from '@runledger/core';
 import { describe, expect, it } from 'vitest';
-import { escapeHtml } from '../html/escape.js';
+import { escapeHtml } from '../../html/escape.js';
 import { shareHtml } from './html.js';
 import { sharePdf } from './pdf.js';
 import { qrModules } from './qr.js';

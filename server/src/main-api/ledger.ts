@@ -3,11 +3,11 @@ import { LedgerList, LedgerVerifyResult, ReceiptsRecent, type Runledger } from '
 import { z } from 'zod';
 import { defineRoute, type Route } from '../http/route.js';
 import { streamTo } from '../http/streaming.js';
-import { Limit } from './paging.js';
+import { Limit } from '../http/paging.js';
 import { SeqParam } from './params.js';
 
 /**
- * Like every list, these page with `?after=<next>` (DESIGN.md section 10); `next` is an org_seq here,
+ * Like every list, these page with `?after=<next>` (docs/http.md, Paging); `next` is an org_seq here,
  * so `after_seq` (ledger) and `before_seq` (recent, newest first) name the same value and stay accepted.
  */
 const LedgerQuery = z

@@ -1,7 +1,7 @@
 import { ApiKeyCreateBody, ApiKeyCreated, ApiKeyList, type Runledger } from '@runledger/core';
 import { z } from 'zod';
 import { defineRoute, type Route } from '../http/route.js';
-import { PageQuery, pageOf } from './paging.js';
+import { PageQuery, pageOf } from '../http/paging.js';
 
 const KeyParams = z.object({ key_id: z.string().min(1).max(200) }).strict();
 

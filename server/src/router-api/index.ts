@@ -9,7 +9,6 @@ import { memberRoutes } from './members.js';
 import { workerRoutes } from './workers.js';
 
 export { ROUTER_API } from './components.js';
-export { startSweeper, type Sweeper } from './sweeper.js';
 
 export interface RouterRouteDeps {
   runledger: Runledger;
@@ -17,7 +16,7 @@ export interface RouterRouteDeps {
   registrationKey: string | null;
 }
 
-/** Every route of the router API v0.1 (SPEC.md's router table), in the order of /openapi.json. */
+/** Every route of the router API v0.1 (docs/router.md, Routes), in the order of /openapi.json. */
 export function routerRoutes(deps: RouterRouteDeps): Route[] {
   return [
     ...healthRoutes(),

@@ -1,7 +1,7 @@
 import { FlightSheet, FlightSheetInput, FlightSheetList, type Runledger } from '@runledger/core';
 import { z } from 'zod';
 import { defineRoute, type Route } from '../http/route.js';
-import { PageQuery, pageOf } from './paging.js';
+import { PageQuery, pageOf } from '../http/paging.js';
 
 const ListQuery = PageQuery.extend({ lane: z.string().min(1).max(64).optional() }).strict();
 const SheetParams = z.object({ id_or_slug: z.string().min(1).max(200) }).strict();

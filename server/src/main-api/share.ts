@@ -1,7 +1,7 @@
 import { PublicReceipt, type Runledger, type ShareView } from '@runledger/core';
 import { defineRoute, type Route } from '../http/route.js';
 import { safeFilename } from '../http/streaming.js';
-import { SHARE_PAGE_CSP, shareHtml, sharePdf } from '../share/index.js';
+import { SHARE_PAGE_CSP, shareHtml, sharePdf } from './share-page/index.js';
 import { ShareParams } from './params.js';
 import type { Response } from 'express';
 

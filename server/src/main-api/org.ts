@@ -11,7 +11,7 @@ import {
 import { z } from 'zod';
 import { withoutRemoteDevLink } from '../http/loopback.js';
 import { defineRoute, type Route } from '../http/route.js';
-import { PageQuery, pageOf } from './paging.js';
+import { PageQuery, pageOf } from '../http/paging.js';
 
 const Id = z.string().min(1).max(200);
 const InviteParams = z.object({ invite_id: Id }).strict();

@@ -1,5 +1,3 @@
-export { tribunalRoutes, type TribunalRouteDeps } from './routes.js';
-export { runnerRoutes, type RunnerRouteDeps } from './runner-routes.js';
 export {
   startInProcessRunner,
   gradeTask,
@@ -12,4 +10,4 @@ export {
   type ExternalRunnerOptions,
   type ExternalRunnerReport,
 } from './external-runner.js';
-export { TRIBUNAL_NAMED } from './components.js';
+export { startSweeper, type Sweeper } from './sweeper.js';

@@ -1,4 +1,4 @@
-import type { FileBlobStore } from '@runledger/adapters';
+import type { BlobStore } from '@runledger/core';
 import type { Route } from '../http/route.js';
 import { apiKeyRoutes } from './api-keys.js';
 import { authRoutes, type AuthRouteDeps } from './auth.js';
@@ -15,11 +15,12 @@ import { projectRoutes } from './projects.js';
 import { runRoutes } from './runs.js';
 import { shareRoutes } from './share.js';
 import { submissionRoutes } from './submission.js';
-import { runnerRoutes, tribunalRoutes } from '../tribunal/index.js';
+import { runnerRoutes } from './tribunal-runner.js';
+import { tribunalRoutes } from './tribunal.js';
 
 export interface RouteDeps extends AuthRouteDeps, Omit<InternalRouteDeps, 'runledger'> {
   /** Uploads spool into it and downloads stream from it. */
-  blobs: FileBlobStore;
+  blobs: BlobStore;
   /** RUNNER_TOKEN (null: the runner routes answer 503) and what to wake after a grading task is queued. */
   tribunal: { runnerToken: string | null; onEnqueue: () => void };
 }

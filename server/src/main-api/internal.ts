@@ -22,7 +22,7 @@ export interface InternalRouteDeps {
 
 const DatasetParams = z.object({ dataset_id: z.string().min(1).max(64) }).strict();
 
-/** Internal routes on the main listener (DESIGN.md section 9): never user-facing, each behind its own credential. */
+/** Internal routes on the main listener (docs/internal.md): never user-facing, each behind its own credential. */
 export function internalRoutes(deps: InternalRouteDeps): Route[] {
   const { runledger, clock, internalApiKey, paymentWebhookSecret } = deps;
   return [

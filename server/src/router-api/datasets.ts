@@ -7,7 +7,7 @@ import {
   type Runledger,
 } from '@runledger/core';
 import { defineRoute, type Route } from '../http/route.js';
-import { PageQuery, pageOf } from '../routes/paging.js';
+import { PageQuery, pageOf } from '../http/paging.js';
 import { DatasetParams } from './params.js';
 
 export function datasetRoutes({ runledger }: { runledger: Runledger }): Route[] {

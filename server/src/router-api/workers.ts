@@ -30,7 +30,7 @@ export interface WorkerRouteDeps {
 const STALE_LEASE =
   'A stale, expired, superseded or wrong lease token, or a job not in the needed state: 409 and nothing changes.';
 
-/** 503 while the key is unset (DESIGN.md section 2), 401 for a missing or different key. */
+/** 503 while the key is unset (docs/router.md), 401 for a missing or different key. */
 function registrationGuard(key: string | null): (req: Request) => void {
   return internalCredentialGuard({
     header: 'X-Registration-Key',

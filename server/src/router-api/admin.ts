@@ -1,9 +1,9 @@
 import { RouterSummary, RouterWorker, RouterWorkerList, type Runledger } from '@runledger/core';
 import { defineRoute, type Route } from '../http/route.js';
-import { PageQuery, pageOf } from '../routes/paging.js';
+import { PageQuery, pageOf } from '../http/paging.js';
 import { WorkerParams } from './params.js';
 
-/** Operator views. No auth: the router listener is loopback-only by default (DESIGN.md section 2). */
+/** Operator views. No auth: the router listener is loopback-only by default (docs/router.md). */
 export function adminRoutes({ runledger }: { runledger: Runledger }): Route[] {
   return [
     defineRoute({

@@ -1,11 +1,10 @@
-import { createReadStream } from 'node:fs';
-import { rm } from 'node:fs/promises';
-import type { FileBlobStore } from '@runledger/adapters';
+import { Readable } from 'node:stream';
 import {
   Evidence,
   EvidenceIn,
   EvidenceList,
   RunledgerError,
+  type BlobStore,
   type Runledger,
 } from '@runledger/core';
 import { z } from 'zod';
@@ -24,7 +23,7 @@ export function evidenceRoutes({
   blobs,
 }: {
   runledger: Runledger;
-  blobs: FileBlobStore;
+  blobs: BlobStore;
 }): Route[] {
   return [
     defineRoute({
@@ -78,26 +77,23 @@ export function evidenceRoutes({
         // Refuse before reading a byte: an unknown or decided run never puts anything in the spool.
         await runledger.runs.assertCanAddEvidence(actor, params.run_id);
         const upload = await receiveUpload(req, res, {
-          spoolDir: blobs.spoolDir,
+          blobs,
           maxBytes: EVIDENCE_FILE_MAX_BYTES,
           fileField: 'file',
           textFields: ['label'],
         });
-        try {
-          const parsed = LabelField.safeParse(upload.fields);
-          if (!parsed.success) {
-            throw new RunledgerError('invalid_input', 'body.label: 1 to 200 characters required');
-          }
-          return await runledger.runs.addFileEvidence(actor, params.run_id, {
-            label: parsed.data.label,
-            filename: upload.filename,
-            content_type: upload.contentType,
-            spoolPath: upload.path,
-          });
-        } finally {
-          // After a successful put the spool file was renamed into the store, so this only removes leftovers.
-          await rm(upload.path, { force: true });
+        const parsed = LabelField.safeParse(upload.fields);
+        if (!parsed.success) {
+          await upload.blob.discard();
+          throw new RunledgerError('invalid_input', 'body.label: 1 to 200 characters required');
         }
+        // From here the use case owns the blob: it commits it with the evidence or discards it.
+        return runledger.runs.addFileEvidence(actor, params.run_id, {
+          label: parsed.data.label,
+          filename: upload.filename,
+          content_type: upload.contentType,
+          blob: upload.blob,
+        });
       },
     }),
     defineRoute({
@@ -130,23 +126,16 @@ export function evidenceRoutes({
       errors: [404],
       handler: async ({ actor, params, res }) => {
         const file = await runledger.runs.evidenceFile(actor, params.run_id, params.evidence_id);
-        const path = blobs.pathOf(file.sha256);
-        if (path === null) throw new RunledgerError('not_found', 'evidence file not found');
-        const stream = createReadStream(path);
-        // Open first, so a missing blob is a clean 404 rather than a broken 200.
-        await new Promise<void>((resolve, reject) => {
-          stream.once('open', () => resolve());
-          stream.once('error', () =>
-            reject(new RunledgerError('not_found', 'evidence file not found')),
-          );
-        });
+        // Opened first, so a missing blob is a clean 404 rather than a broken 200.
+        const bytes = await blobs.open(file.sha256);
+        if (bytes === null) throw new RunledgerError('not_found', 'evidence file not found');
         res.status(200);
         res.attachment(file.filename);
         res.setHeader('Content-Type', 'application/octet-stream');
         res.setHeader('Content-Length', String(file.size));
         res.setHeader('X-Content-Type-Options', 'nosniff');
         res.setHeader('Cache-Control', 'private, no-store');
-        await streamTo(stream, res);
+        await streamTo(Readable.from(bytes, { objectMode: false }), res);
       },
     }),
   ];

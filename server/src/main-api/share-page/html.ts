@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { RunReceiptPayload, ShareView } from '@runledger/core';
 import { qrSvg } from './qr.js';
 import { runPayloadOf, verificationText } from './view.js';
-import { escapeHtml } from '../html/escape.js';
+import { escapeHtml } from '../../html/escape.js';
 
 const STYLE = [
   'body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}',

@@ -8,7 +8,7 @@ import {
 } from '@runledger/core';
 import { z } from 'zod';
 import { defineRoute, type Route } from '../http/route.js';
-import { PageQuery, pageOf } from './paging.js';
+import { PageQuery, pageOf } from '../http/paging.js';
 import { RunParams } from './params.js';
 
 const ListQuery = PageQuery.extend({

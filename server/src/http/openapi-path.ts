@@ -1,0 +1,131 @@
+import { getRefId, type OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import type { AuthRequirement } from './auth.js';
+import { ErrorBody } from './components.js';
+import type { AnyRouteDef } from './route-spec.js';
+
+type PathConfig = Parameters<OpenAPIRegistry['registerPath']>[0];
+type BodyContent = NonNullable<NonNullable<PathConfig['request']>['body']>['content'];
+type BodySchema = Extract<BodyContent[string], { schema?: unknown }>['schema'];
+
+const ERROR_TEXT: Record<number, string> = {
+  400: 'Bad input: a field is missing, has the wrong type, or is not allowed',
+  401: 'Missing, invalid or expired credentials',
+  403: 'Authenticated but not allowed',
+  404: 'Not found (or it belongs to another organization)',
+  409: 'State conflict',
+  413: 'Request body too large',
+  415: 'Wrong Content-Type for the request body',
+  429: 'Rate limited; see Retry-After',
+  500: 'Server error',
+  503: 'Not configured',
+};
+
+/** The error statuses a route can answer: the ones it lists plus the ones its declaration implies. */
+function errorStatusesOf(def: AnyRouteDef): number[] {
+  const statuses = new Set<number>([500, ...(def.errors ?? [])]);
+  if (def.body || def.query || def.params) statuses.add(400);
+  if (def.body || def.nonJsonBody) [400, 413, 415].forEach((s) => statuses.add(s));
+  if (def.auth !== 'none') statuses.add(401);
+  if (def.auth === 'owner' || def.auth === 'user') statuses.add(403);
+  return [...statuses].sort((a, b) => a - b);
+}
+
+function requireName(schema: unknown, what: string): void {
+  if (getRefId(schema as Parameters<typeof getRefId>[0]) === undefined) {
+    throw new Error(`${what} must use a named schema (register it in components.ts)`);
+  }
+}
+
+/** `X-Runner-Token` → `runnerToken`: the security scheme named after its header. */
+function credentialScheme(header: string): string {
+  const words = header.replace(/^x-/i, '').toLowerCase().split('-');
+  return words.map((w, i) => (i === 0 ? w : w[0]!.toUpperCase() + w.slice(1))).join('');
+}
+
+function securityOf(auth: AuthRequirement): Array<Record<string, string[]>> {
+  if (auth === 'none') return [];
+  if (auth === 'worker') return [{ workerToken: [] }];
+  if (auth === 'any') return [{ bearerAuth: [] }, { apiKeyHeader: [] }];
+  return [{ bearerAuth: [] }];
+}
+
+function successOf(def: AnyRouteDef) {
+  if (def.raw) {
+    return {
+      description: def.raw.description,
+      content: { [def.raw.contentType]: { schema: { type: 'string' as const } } },
+    };
+  }
+  if (!def.response) return { description: 'Done; no body' };
+  return {
+    description: 'Success',
+    content: {
+      'application/json': { schema: def.response },
+      ...(def.html ? { 'text/html': { schema: { type: 'string' as const } } } : {}),
+    },
+  };
+}
+
+function requestOf(def: AnyRouteDef): PathConfig['request'] {
+  return {
+    ...(def.params ? { params: def.params } : {}),
+    ...(def.query ? { query: def.query } : {}),
+    ...(def.body
+      ? { body: { required: true, content: { 'application/json': { schema: def.body } } } }
+      : {}),
+    ...(def.nonJsonBody
+      ? {
+          body: {
+            required: true,
+            content: {
+              [def.nonJsonBody.contentType]: { schema: def.nonJsonBody.schema as BodySchema },
+            },
+          },
+        }
+      : {}),
+  };
+}
+
+/** A declared route's OpenAPI operation (and its credential's security scheme, when it has one). */
+export function registerRoute(registry: OpenAPIRegistry, def: AnyRouteDef): void {
+  if (def.credentialHeader) {
+    registry.registerComponent('securitySchemes', credentialScheme(def.credentialHeader), {
+      type: 'apiKey',
+      in: 'header',
+      name: def.credentialHeader,
+    });
+  }
+  if (def.response) requireName(def.response, `${def.method} ${def.path} response`);
+  if (def.body) requireName(def.body, `${def.method} ${def.path} body`);
+  const errorResponses = Object.fromEntries(
+    errorStatusesOf(def).map((status) => [
+      status,
+      {
+        description: ERROR_TEXT[status] ?? 'Error',
+        content: { 'application/json': { schema: ErrorBody } },
+      },
+    ]),
+  );
+  const success = successOf(def);
+  registry.registerPath({
+    method: def.method,
+    path: def.path,
+    summary: def.summary,
+    ...(def.description ? { description: def.description } : {}),
+    tags: [def.tag],
+    security: def.credentialHeader
+      ? [{ [credentialScheme(def.credentialHeader)]: [] }]
+      : securityOf(def.auth),
+    'x-runledger-auth': def.auth,
+    // A route without a declared body runs whatever is sent (see empty-body.ts).
+    ...(def.body || def.nonJsonBody ? {} : { 'x-runledger-body': 'none' }),
+    request: requestOf(def),
+    responses: {
+      ...Object.fromEntries(
+        [def.status, ...(def.alsoStatus ?? [])].map((status) => [status, success]),
+      ),
+      ...(def.noContent !== undefined ? { 204: { description: def.noContent } } : {}),
+      ...errorResponses,
+    },
+  });
+}
