@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import sqlite3 from 'sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { verifyExportLines } from '@runledger/verify';
-import type { Actor, Receipt, Runledger } from '@runledger/core';
+import type { Actor, Runledger } from '@runledger/core';
+import type { Receipt } from '@runledger/core/schemas';
 import { approvedRun, openRunWorld, signIn, type RunWorld } from './world.js';
 
 /** A second, independent connection to the same file: how an attacker with disk access edits rows. */

@@ -13,8 +13,8 @@ import {
   defaultRunledgerConfig,
   type Actor,
   type Runledger,
-  type Storage,
 } from '@runledger/core';
+import type { Storage } from '@runledger/core/ports';
 import { CapturingMailer, TestClock, signIn } from '../identity/setup.js';
 
 export interface RunWorld {

@@ -1,4 +1,4 @@
-import * as core from '@runledger/core';
+import * as core from '@runledger/core/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { apiClient } from '../helpers/openapi.js';

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { BlobStore, StoredBlob } from '@runledger/core';
+import type { BlobStore, StoredBlob } from '@runledger/core/ports';
 import { durableRename, syncPath } from './durable.js';
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;

@@ -1,4 +1,8 @@
-import type { JobsRepository, MembershipsRepository, ReceiptsRepository } from '@runledger/core';
+import type {
+  JobsRepository,
+  MembershipsRepository,
+  ReceiptsRepository,
+} from '@runledger/core/ports';
 import { jobsRepository as sharedJobs } from '../sqlite/jobs.js';
 import { membershipsRepository as sharedMemberships } from '../sqlite/memberships.js';
 import { receiptsRepository as sharedReceipts } from '../sqlite/receipts.js';

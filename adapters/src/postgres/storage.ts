@@ -1,4 +1,4 @@
-import type { Repositories, Storage } from '@runledger/core';
+import type { Repositories, Storage } from '@runledger/core/ports';
 import type { Sql } from '../sqlite/connection.js';
 import { repositories as sharedRepositories } from '../sqlite/repositories.js';
 import { checkSchemaName, Connection } from './connection.js';

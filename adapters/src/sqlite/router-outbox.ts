@@ -1,4 +1,4 @@
-import type { RouterOutboxRepository, RouterReceiptInput } from '@runledger/core';
+import type { RouterOutboxRepository, RouterReceiptInput } from '@runledger/core/ports';
 import type { Sql } from './connection.js';
 
 export function routerOutboxRepository(sql: Sql): RouterOutboxRepository {

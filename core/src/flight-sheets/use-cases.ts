@@ -1,10 +1,14 @@
 import { conflict, notFound } from '../errors.js';
-import { actorId, nowIso, requireOwner } from '../identity/guards.js';
-import { newId } from '../identity/ids.js';
-import { encodeCursor, pageQuery } from '../identity/paging.js';
+import { actorId, requireOwner } from '../identity/guards.js';
+import { nowIso } from '../time.js';
+import { newId } from '../ids.js';
+import { encodeCursor, pageQuery } from '../paging.js';
 import type { FlightSheetRecord, Repositories } from '../ports/storage.js';
 import type { FlightSheet } from '../schemas/flight-sheet.js';
-import type { Actor, Deps, FlightSheetUseCases, Page, Paged } from '../sdk.js';
+import type { Actor } from '../actor.js';
+import type { Deps } from '../deps.js';
+import type { FlightSheetUseCases } from './api.js';
+import type { Page, Paged } from '../paging.js';
 import { BUILTIN_FLIGHT_SHEETS } from './builtin.js';
 import { flightSheetSha256 } from './sha256.js';
 import { validateFlightSheetInput } from './validate.js';

@@ -10,6 +10,7 @@ import type {
   WorkersRepository,
 } from './router-storage.js';
 import type { IncidentsRepository } from './incident-storage.js';
+import type { PageQuery } from './page-query.js';
 import type {
   ChecksRepository,
   EvidenceRepository,
@@ -20,6 +21,7 @@ import type {
 } from './run-storage.js';
 import type { TribunalTasksRepository, TribunalVerdictsRepository } from './tribunal-storage.js';
 
+export type * from './page-query.js';
 export type * from './run-storage.js';
 export type * from './tribunal-storage.js';
 export type * from './incident-storage.js';
@@ -59,17 +61,6 @@ export interface Repositories {
   tribunalVerdicts: TribunalVerdictsRepository;
   tribunalTasks: TribunalTasksRepository;
   incidents: IncidentsRepository;
-}
-
-/** Keyset paging: rows ordered by (created_at, id); `after` is the last row of the previous page. */
-export interface PageQuery {
-  limit: number;
-  after: PageCursor | null;
-}
-
-export interface PageCursor {
-  created_at: string;
-  id: string;
 }
 
 export interface UserRecord {

@@ -3,7 +3,7 @@ import type { RouterMemberRecord } from '../ports/router-storage.js';
 import type { RouterReceiptInput } from '../ports/receipt-sink.js';
 import type { Repositories } from '../ports/storage.js';
 import type { RouterReceiptType } from '../schemas/enums.js';
-import type { Deps } from '../sdk.js';
+import type { Deps } from '../deps.js';
 import { routerId } from './ids.js';
 import { receiptOutbox, type ReceiptOutbox } from './outbox.js';
 import { memberActive } from './wire.js';

@@ -2,7 +2,7 @@ import type { RouterReceiptInput } from '../ports/receipt-sink.js';
 import type { RouterMemberRecord } from '../ports/router-storage.js';
 import type { Repositories } from '../ports/storage.js';
 import type { MemberActivated } from '../schemas/router.js';
-import type { RouterUseCases } from '../sdk.js';
+import type { RouterUseCases } from './api.js';
 import { memberOrThrow, type RouterContext } from './context.js';
 import { routerId } from './ids.js';
 import { MEMBERSHIP_PRICE, membershipExpiry } from './membership.js';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { RunledgerError } from '../errors.js';
+import { RunState } from '../schemas/enums.js';
 import {
   RUN_TRANSITIONS,
   RunEvent,
-  RunState,
   afterAudit,
   afterInputChange,
   assertCanApprove,

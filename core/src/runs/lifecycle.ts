@@ -1,18 +1,6 @@
 import { z } from 'zod';
 import { RunledgerError, conflict } from '../errors.js';
-import type { Role } from '../schemas/enums.js';
-
-/** DESIGN.md section 6: where a run is between creation and its receipt. */
-export const RunState = z.enum([
-  'draft',
-  'audited',
-  'finalized',
-  'approved',
-  'rejected',
-  'escalated',
-  'receipted',
-]);
-export type RunState = z.infer<typeof RunState>;
+import type { Role, RunState } from '../schemas/enums.js';
 
 /**
  * What can happen to a run. `audit_open` is an audit that leaves checks to grade,

@@ -1,10 +1,11 @@
-import { nowIso } from '../identity/guards.js';
-import { mintReceipt } from '../receipts/mint.js';
+import { nowIso } from '../time.js';
+import { buildReceipt } from '../receipts/build.js';
 import { shareToken } from '../receipts/share.js';
 import type { ReceiptRecord } from '../ports/storage.js';
-import type { Deps, RunUseCases } from '../sdk.js';
+import type { Deps } from '../deps.js';
+import type { RunUseCases } from './api.js';
 import { assertCanMint } from './lifecycle.js';
-import { updateRun } from './review.js';
+import { updateRun } from './update-run.js';
 import { loadRun, toReceipt } from './views.js';
 
 /**
@@ -28,7 +29,7 @@ export function runMintUseCase(deps: Deps): Pick<RunUseCases, 'mintReceipt'> {
           throw new Error('an approved run lacks its submission, verdict or approval');
         }
         const now = clock.now();
-        const minted = mintReceipt({
+        const minted = buildReceipt({
           head: await tx.receipts.head(actor.orgId),
           orgId: actor.orgId,
           prefix: config.receiptPrefix,

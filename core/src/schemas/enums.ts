@@ -92,3 +92,19 @@ export type LedgerErrorCode = z.infer<typeof LedgerErrorCode>;
 export type JobType = z.infer<typeof JobType>;
 export type JobStatus = z.infer<typeof JobStatus>;
 export type RouterReceiptType = z.infer<typeof RouterReceiptType>;
+
+/** Where a run is between creation and its receipt. */
+export const RunState = z.enum([
+  'draft',
+  'audited',
+  'finalized',
+  'approved',
+  'rejected',
+  'escalated',
+  'receipted',
+]);
+export type RunState = z.infer<typeof RunState>;
+
+/** The router's compute node classes (docs/design.md#router). */
+export const NodeClass = z.enum(['gpu_a_96gb', 'gpu_b_32gb']);
+export type NodeClass = z.infer<typeof NodeClass>;

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { NodeClass } from '../router/pricing.js';
 import { NextCursor, Sha256Hex, Timestamp } from './common.js';
-import { JobStatus, JobType } from './enums.js';
+import { JobStatus, JobType, NodeClass } from './enums.js';
 import { EmailAddress } from './identity.js';
 
 /**

@@ -1,6 +1,6 @@
 import { sha256Hex } from '@runledger/verify';
 import { invalidInput } from '../errors.js';
-import type { Random } from '../ports/index.js';
+import type { Random } from '../ports/random.js';
 
 /** 32 bytes = 256 bits, the floor DESIGN.md section 4 sets for every secret. */
 export const MIN_SECRET_BYTES = 32;

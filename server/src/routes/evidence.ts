@@ -1,13 +1,8 @@
 import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import type { FileBlobStore } from '@runledger/adapters';
-import {
-  Evidence,
-  EvidenceIn,
-  EvidenceList,
-  RunledgerError,
-  type Runledger,
-} from '@runledger/core';
+import { RunledgerError, type Runledger } from '@runledger/core';
+import { Evidence, EvidenceIn, EvidenceList } from '@runledger/core/schemas';
 import { z } from 'zod';
 import { defineRoute, type Route } from '../http/route.js';
 import { streamTo } from '../http/streaming.js';
