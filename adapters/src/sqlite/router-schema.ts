@@ -1,5 +1,5 @@
 /**
- * Migration 3: the router tables (DESIGN.md section 8). Secrets are kept only as SHA-256 hex
+ * Migration 3: the router tables (docs/design.md#router). Secrets are kept only as SHA-256 hex
  * (workers.token_hash, jobs.lease_token_hash). Every lookup the repositories make has an index.
  */
 export const ROUTER_SCHEMA_SQL = `

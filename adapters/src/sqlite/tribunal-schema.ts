@@ -1,4 +1,4 @@
-/** Migration 4: tribunal verdicts and their grading task queue (DESIGN.md section 9). */
+/** Migration 4: tribunal verdicts and their grading task queue (docs/design.md#tribunal). */
 export const TRIBUNAL_SCHEMA_SQL = `
   CREATE TABLE tribunal_verdicts (
     verdict_id TEXT PRIMARY KEY,

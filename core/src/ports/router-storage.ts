@@ -4,7 +4,7 @@ import type { RouterReceiptInput } from './receipt-sink.js';
 import type { PageQuery } from './page-query.js';
 
 /**
- * Router records and repositories (DESIGN.md section 8). Times are ISO 8601 UTC strings with
+ * Router records and repositories (docs/design.md#router). Times are ISO 8601 UTC strings with
  * milliseconds, so they compare correctly as text. Secrets appear only as SHA-256 hex.
  */
 

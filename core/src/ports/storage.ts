@@ -27,7 +27,7 @@ export type * from './tribunal-storage.js';
 export type * from './incident-storage.js';
 
 /**
- * Storage as repositories plus one `transaction(fn)` (DESIGN.md section 1).
+ * Storage as repositories plus one `transaction(fn)` (docs/design.md#storage-and-transactions).
  * Every use case runs inside one transaction; a throw inside `fn` rolls everything back.
  * Adding a concern later (runs, receipts, router) is adding a field to `Repositories`.
  * Times are ISO 8601 UTC strings with milliseconds, so they also compare correctly as text.

@@ -22,7 +22,7 @@ export interface ClaimFence {
 }
 
 /**
- * Tribunal records (DESIGN.md section 9). A verdict is what an org polls; a task is one pass of
+ * Tribunal records (docs/design.md#tribunal). A verdict is what an org polls; a task is one pass of
  * grading it through the queue. Times are ISO 8601 UTC strings with milliseconds.
  */
 export interface TribunalVerdictRecord {

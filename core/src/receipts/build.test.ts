@@ -103,7 +103,7 @@ describe('buildReceipt', () => {
     expect(JSON.parse(r.payload_text)).toEqual(r.payload);
   });
 
-  it('builds the payload of DESIGN.md section 7 field for field, and nothing more', () => {
+  it('builds the payload of docs/design.md#receipts-and-the-chain field for field, and nothing more', () => {
     const extra = { ...input().run, secret_field: 'must not leak' };
     const r = buildReceipt(input({ run: extra }));
     expect(r.payload).toEqual({
@@ -225,7 +225,7 @@ describe('buildReceipt', () => {
   });
 });
 
-/** The chain rule of DESIGN.md section 7, checked independently of minting. */
+/** The chain rule of docs/design.md#receipts-and-the-chain, checked independently of minting. */
 function assertChain(chain: readonly BuiltReceipt[]): void {
   chain.forEach((r, i) => {
     expect(r.org_seq).toBe(i);

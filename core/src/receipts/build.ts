@@ -72,7 +72,7 @@ export function nextLink(head: ChainHead | null): { org_seq: number; parent_hash
 }
 
 /**
- * Builds, validates and hashes the payload of a run receipt (DESIGN.md section 7). Pure: the
+ * Builds, validates and hashes the payload of a run receipt (docs/design.md#receipts-and-the-chain). Pure: the
  * caller reads the head and inserts the result in one transaction, under UNIQUE(org_id, org_seq).
  */
 export function buildReceipt(input: ReceiptInput): BuiltReceipt {

@@ -49,7 +49,7 @@ export async function memberOrThrow(
   return member;
 }
 
-/** Only active members get dataset access, quotes and jobs (DESIGN.md section 8). */
+/** Only active members get dataset access, quotes and jobs (docs/design.md#router). */
 export async function activeMember(
   tx: Repositories,
   memberId: string,

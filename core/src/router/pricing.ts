@@ -9,7 +9,7 @@ import { NodeClass } from '../schemas/enums.js';
 const Money = Decimal.clone({ precision: 64, rounding: Decimal.ROUND_HALF_UP });
 type Money = InstanceType<typeof Money>;
 
-/** Server constants (DESIGN.md section 8); a caller-supplied rate is never used. */
+/** Server constants (docs/design.md#router); a caller-supplied rate is never used. */
 export const HOURLY_RATES: Readonly<Record<NodeClass, string>> = Object.freeze({
   gpu_a_96gb: '5.00',
   gpu_b_32gb: '2.00',

@@ -38,7 +38,7 @@ type InputUseCases = Pick<
   | 'getSubmission'
 >;
 
-/** Evidence or the submission changed: back to draft, checks and verdict cleared (DESIGN.md section 6). */
+/** Evidence or the submission changed: back to draft, checks and verdict cleared (docs/design.md#run-lifecycle). */
 async function inputsChanged(tx: Repositories, run: RunRecord, now: string): Promise<void> {
   const state = afterInputChange(run.state);
   if (run.state !== 'draft') await tx.checks.replace(run.org_id, run.id, []);
