@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { RunledgerError } from '../errors.js';
-import { RunState } from '../schemas/enums.js';
+import { RunEvent, RunState } from '../schemas/enums.js';
 import {
   RUN_TRANSITIONS,
-  RunEvent,
   afterAudit,
   afterInputChange,
   assertCanApprove,

@@ -1,23 +1,5 @@
-import { z } from 'zod';
 import { RunledgerError, conflict } from '../errors.js';
-import type { Role, RunState } from '../schemas/enums.js';
-
-/**
- * What can happen to a run. `audit_open` is an audit that leaves checks to grade,
- * `audit_complete` one where every check is automatic (it finalizes at once).
- */
-export const RunEvent = z.enum([
-  'change_inputs',
-  'audit_open',
-  'audit_complete',
-  'grade',
-  'finalize',
-  'approve',
-  'reject',
-  'escalate',
-  'mint',
-]);
-export type RunEvent = z.infer<typeof RunEvent>;
+import type { Role, RunEvent, RunState } from '../schemas/enums.js';
 
 type Table = Readonly<Record<RunState, Readonly<Partial<Record<RunEvent, RunState>>>>>;
 

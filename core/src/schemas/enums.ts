@@ -108,3 +108,20 @@ export type RunState = z.infer<typeof RunState>;
 /** The router's compute node classes (docs/design.md#router). */
 export const NodeClass = z.enum(['gpu_a_96gb', 'gpu_b_32gb']);
 export type NodeClass = z.infer<typeof NodeClass>;
+
+/**
+ * What can happen to a run. `audit_open` is an audit that leaves checks to grade,
+ * `audit_complete` one where every check is automatic (it finalizes at once).
+ */
+export const RunEvent = z.enum([
+  'change_inputs',
+  'audit_open',
+  'audit_complete',
+  'grade',
+  'finalize',
+  'approve',
+  'reject',
+  'escalate',
+  'mint',
+]);
+export type RunEvent = z.infer<typeof RunEvent>;
