@@ -16,7 +16,7 @@ export default tseslint.config(
     },
   },
   {
-    // The core is pure: no I/O and no ambient clock in domain code (DESIGN.md section 1).
+    // The core is pure: no I/O and no ambient clock in domain code (docs/design.md#layers-and-the-cycle-rule).
     files: ['core/src/**/*.ts'],
     ignores: ['core/src/**/*.test.ts'],
     rules: {

@@ -6,12 +6,17 @@ const src = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 // Tests run against the TypeScript sources of every package, so a test never sees a stale build.
 export default defineConfig({
   resolve: {
-    alias: {
-      '@runledger/verify': src('./verify-tool/src/index.ts'),
-      '@runledger/core': src('./core/src/index.ts'),
-      '@runledger/adapters': src('./adapters/src/index.ts'),
-      '@runledger/server': src('./server/src/index.ts'),
-    },
+    // Exact names: a prefix alias would turn `@runledger/core/schemas` into `core/src/index.ts/schemas`.
+    alias: [
+      { find: /^@runledger\/verify$/, replacement: src('./verify-tool/src/index.ts') },
+      { find: /^@runledger\/core$/, replacement: src('./core/src/index.ts') },
+      {
+        find: /^@runledger\/core\/(schemas|ports|testing)$/,
+        replacement: src('./core/src/$1/index.ts'),
+      },
+      { find: /^@runledger\/adapters$/, replacement: src('./adapters/src/index.ts') },
+      { find: /^@runledger\/server$/, replacement: src('./server/src/index.ts') },
+    ],
   },
   test: {
     include: ['**/src/**/*.test.ts', 'test/**/*.test.ts'],

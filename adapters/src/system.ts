@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Clock, Random } from '@runledger/core';
+import type { Clock, Random } from '@runledger/core/ports';
 
 export function systemClock(): Clock {
   return { now: () => new Date() };

@@ -1,5 +1,5 @@
 /**
- * What went wrong, in the terms the HTTP layer maps to a status (DESIGN.md section 3).
+ * What went wrong, in the terms the HTTP layer maps to a status (docs/design.md#errors-and-input).
  * Domain code throws RunledgerError; the server's single error middleware turns `code` into a status
  * and `message` into `{detail}`.
  */

@@ -10,7 +10,8 @@ import {
   smtpMailer,
   systemClock,
 } from '@runledger/adapters';
-import { createRunledger, type Clock, type Mailer } from '@runledger/core';
+import { createRunledger } from '@runledger/core';
+import type { Clock, Mailer } from '@runledger/core/ports';
 import type { Logger } from 'pino';
 import { createApp } from './app.js';
 import type { ServerConfig } from './config.js';

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Mailer, MailMessage } from '@runledger/core';
+import type { Mailer, MailMessage } from '@runledger/core/ports';
 import { loadConfig, startServer } from '@runledger/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn } from '../helpers/auth.js';

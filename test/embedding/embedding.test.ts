@@ -11,7 +11,8 @@ import {
   systemClock,
   type JsonlReceiptSink,
 } from '@runledger/adapters';
-import { createRunledger, defaultRunledgerConfig, type Storage } from '@runledger/core';
+import { createRunledger, defaultRunledgerConfig } from '@runledger/core';
+import type { Storage } from '@runledger/core/ports';
 import { goodReport as report } from './world.js';
 
 describe("the README's embedding example", () => {

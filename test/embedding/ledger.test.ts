@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { verifyExportLines } from '@runledger/verify';
-import type { Actor, Receipt, Runledger } from '@runledger/core';
+import type { Actor, Runledger } from '@runledger/core';
+import type { Receipt } from '@runledger/core/schemas';
 import { approvedRun, openRunWorld, signIn, type RunWorld } from './world.js';
 import { engines } from '../helpers/postgres.js';
 

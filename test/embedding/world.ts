@@ -15,10 +15,10 @@ import {
   defaultRunledgerConfig,
   type Actor,
   type Runledger,
-  type Storage,
 } from '@runledger/core';
 import pg from 'pg';
 import sqlite3 from 'sqlite3';
+import type { Storage } from '@runledger/core/ports';
 import { CapturingMailer, TestClock, signIn } from '../identity/setup.js';
 import { freshSchema, type Engine } from '../helpers/postgres.js';
 

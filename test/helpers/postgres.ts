@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { openPostgresStorage } from '@runledger/adapters';
-import type { Storage } from '@runledger/core';
+import type { Storage } from '@runledger/core/ports';
 import pg from 'pg';
 import { afterAll } from 'vitest';
 

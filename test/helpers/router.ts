@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RouterReceiptLine } from '@runledger/core';
+import type { RouterReceiptLine } from '@runledger/core/ports';
 import { apiClient, type Api } from './openapi.js';
 import { startTestServer, type TestServer } from './server.js';
 

@@ -1,25 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Clock } from '@runledger/core';
+import { ManualClock } from '@runledger/core/testing';
 import { loadConfig, startServer, type ServerConfig, type StartOptions } from '@runledger/server';
 
 /** A clock the test moves by hand: link expiry, JWT expiry and rate-limit windows without sleeping. */
-export class ManualClock implements Clock {
-  private ms: number;
-
-  constructor(start = Date.parse('2030-01-01T12:00:00.000Z')) {
-    this.ms = start;
-  }
-
-  now(): Date {
-    return new Date(this.ms);
-  }
-
-  advance(ms: number): void {
-    this.ms += ms;
-  }
-}
+export { ManualClock };
 
 export interface TestServer {
   /** The main API. */

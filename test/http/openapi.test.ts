@@ -1,11 +1,11 @@
-import * as core from '@runledger/core';
+import * as core from '@runledger/core/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { apiClient } from '../helpers/openapi.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 /**
- * Copied by hand from SPEC.md (the enumeration table, Roles and the router resources), not from core,
+ * Copied by hand from docs/design.md#enumerations (with Roles and the router resources), not from core,
  * so a drift in core or in the served document fails here.
  */
 const SPEC_ENUMS: Record<string, string[]> = {

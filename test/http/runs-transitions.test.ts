@@ -19,7 +19,7 @@ interface Check {
   status: string;
 }
 
-/** Every 409 of SPEC's transition table and DESIGN.md section 6, over HTTP. */
+/** Every 409 of SPEC's transition table and docs/design.md#run-lifecycle, over HTTP. */
 describe('run transitions that are refused', () => {
   let server: TestServer;
   let api: Api;

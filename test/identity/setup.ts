@@ -7,33 +7,16 @@ import {
   openJsonlReceiptSink,
   openSqliteStorage,
 } from '@runledger/adapters';
-import {
-  createRunledger,
-  type Actor,
-  type Clock,
-  type MailMessage,
-  type Mailer,
-  type Runledger,
-  type RunledgerConfig,
-  type Storage,
-} from '@runledger/core';
+import { createRunledger, type Actor, type Runledger, type RunledgerConfig } from '@runledger/core';
+import type { Storage } from '@runledger/core/ports';
+import { CapturingMailer, ManualClock } from '@runledger/core/testing';
 
-/** A clock that stands still until the test moves it. */
-export class TestClock implements Clock {
-  constructor(private ms = Date.parse('2025-03-01T12:00:00.000Z')) {}
-  now(): Date {
-    return new Date(this.ms);
-  }
-  advance(ms: number): void {
-    this.ms += ms;
-  }
-}
+export { CapturingMailer };
 
-export class CapturingMailer implements Mailer {
-  readonly sent: MailMessage[] = [];
-  constructor(readonly configured: boolean) {}
-  async send(message: MailMessage): Promise<void> {
-    this.sent.push(message);
+/** A clock that stands still until the test moves it, starting on 2025-03-01. */
+export class TestClock extends ManualClock {
+  constructor(ms = Date.parse('2025-03-01T12:00:00.000Z')) {
+    super(ms);
   }
 }
 

@@ -1,5 +1,7 @@
 import fc from 'fast-check';
-import { hashSecret, type JobRecord, type RouterJob, type WorkerActor } from '@runledger/core';
+import { hashSecret, type WorkerActor } from '@runledger/core';
+import type { JobRecord } from '@runledger/core/ports';
+import type { RouterJob } from '@runledger/core/schemas';
 import { describe, expect, it } from 'vitest';
 import { activeMember, openRouterWorld, readReceipts, type RouterCoreWorld } from './setup.js';
 import { engines } from '../helpers/postgres.js';

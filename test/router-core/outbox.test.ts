@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { cryptoRandom } from '@runledger/adapters';
-import { createRunledger, type RouterReceiptInput } from '@runledger/core';
+import { createRunledger } from '@runledger/core';
+import type { RouterReceiptInput } from '@runledger/core/ports';
 import { verifyRouterReceiptFiles } from '@runledger/verify';
 import { describe, expect, it } from 'vitest';
 import { openRouterWorld, readReceipts, type RouterCoreWorld } from './setup.js';

@@ -12,13 +12,10 @@ import {
 import {
   createRunledger,
   defaultRunledgerConfig,
-  type Mailer,
-  type RouterReceiptLine,
-  type BlobStore,
   type RouterUseCases,
   type RunledgerConfig,
-  type Storage,
 } from '@runledger/core';
+import type { Mailer, RouterReceiptLine, BlobStore, Storage } from '@runledger/core/ports';
 import { TestClock } from '../identity/setup.js';
 import { freshSchema, type Engine } from '../helpers/postgres.js';
 

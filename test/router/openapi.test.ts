@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../helpers/openapi.js';
 import { startRouterWorld, type RouterWorld } from '../helpers/router.js';
 
-/** SPEC.md's router table, copied by hand so a missing or renamed route fails here. */
+/** The router's route table (docs/router.md), copied by hand so a missing or renamed route fails here. */
 const SPEC_ROUTES = [
   'GET /health',
   'GET /admin/summary',
@@ -58,7 +58,7 @@ describe('the router listener’s /openapi.json', () => {
   });
   afterAll(() => world.close());
 
-  it('declares exactly the routes of SPEC.md’s router table, each once', () => {
+  it('declares exactly the routes of the router table, each once', () => {
     expect([...operations.keys()].sort()).toEqual([...SPEC_ROUTES].sort());
   });
 

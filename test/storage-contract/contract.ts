@@ -5,7 +5,7 @@ import type {
   ProjectRecord,
   Repositories,
   Storage,
-} from '@runledger/core';
+} from '@runledger/core/ports';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 /** Fixed times: ISO 8601 UTC with milliseconds, as the core writes them. */

@@ -7,7 +7,7 @@ import type {
   Repositories,
   RunRecord,
   Storage,
-} from '@runledger/core';
+} from '@runledger/core/ports';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 const T0 = '2025-01-01T00:00:00.000Z';

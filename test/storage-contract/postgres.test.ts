@@ -1,5 +1,5 @@
 import { openPostgresStorage } from '@runledger/adapters';
-import { lockKeys } from '@runledger/core';
+import { lockKeys } from '@runledger/core/ports';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,10 +1,5 @@
-import {
-  fenceFor,
-  type JobChange,
-  type JobRecord,
-  type Repositories,
-  type Storage,
-} from '@runledger/core';
+import { fenceFor } from '@runledger/core';
+import type { JobChange, JobRecord, Repositories, Storage } from '@runledger/core/ports';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 const T0 = '2025-01-01T00:00:00.000Z';

@@ -1,4 +1,10 @@
-import type { CheckRecord, ReceiptRecord, Repositories, RunRecord, Storage } from '@runledger/core';
+import type {
+  CheckRecord,
+  ReceiptRecord,
+  Repositories,
+  RunRecord,
+  Storage,
+} from '@runledger/core/ports';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 const T0 = '2025-01-01T00:00:00.000Z';

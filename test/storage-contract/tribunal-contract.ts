@@ -1,14 +1,13 @@
-import {
-  CLAIM_FENCES,
-  type CheckDraft,
-  type Repositories,
-  type Storage,
-  type TribunalTaskChange,
-  type TribunalTaskRecord,
-  type TribunalVerdictChange,
-  type TribunalVerdictRecord,
-  type Verdict,
-} from '@runledger/core';
+import { CLAIM_FENCES } from '@runledger/core';
+import type {
+  Repositories,
+  Storage,
+  TribunalTaskChange,
+  TribunalTaskRecord,
+  TribunalVerdictChange,
+  TribunalVerdictRecord,
+} from '@runledger/core/ports';
+import type { CheckDraft, Verdict } from '@runledger/core/schemas';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 const T0 = '2025-01-01T00:00:00.000Z';

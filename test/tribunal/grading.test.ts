@@ -1,11 +1,5 @@
-import {
-  BUILTIN_FLIGHT_SHEETS,
-  audit,
-  computeVerdict,
-  flightSheetSha256,
-  type CheckDraft,
-  type FlightSheetInput,
-} from '@runledger/core';
+import { BUILTIN_FLIGHT_SHEETS, audit, computeVerdict, flightSheetSha256 } from '@runledger/core';
+import type { CheckDraft, FlightSheetInput } from '@runledger/core/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn, type SignedIn } from '../helpers/auth.js';
 import { apiClient, type Api } from '../helpers/openapi.js';

@@ -1,4 +1,5 @@
-import { BUILTIN_FLIGHT_SHEETS, audit, computeVerdict, type CheckDraft } from '@runledger/core';
+import { BUILTIN_FLIGHT_SHEETS, audit, computeVerdict } from '@runledger/core';
+import type { CheckDraft } from '@runledger/core/schemas';
 import { RunnerHttpError, runExternalRunner } from '@runledger/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SignedIn } from '../helpers/auth.js';

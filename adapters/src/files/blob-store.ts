@@ -3,7 +3,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { BlobStore, StoredBlob } from '@runledger/core';
+import type { BlobStore, StoredBlob } from '@runledger/core/ports';
 import { durableRename, syncPath } from './durable.js';
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;

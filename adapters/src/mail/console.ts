@@ -1,4 +1,4 @@
-import type { Mailer } from '@runledger/core';
+import type { Mailer } from '@runledger/core/ports';
 
 /**
  * The development mailer: logs who would receive what subject, never the body, because the body

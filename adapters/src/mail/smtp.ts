@@ -1,4 +1,4 @@
-import type { Mailer } from '@runledger/core';
+import type { Mailer } from '@runledger/core/ports';
 import nodemailer from 'nodemailer';
 
 /** Sends through the SMTP server of SMTP_URL (e.g. smtps://user:pass@smtp.example.com:465). */

@@ -1,5 +1,5 @@
 /**
- * Migration 5: incidents, payment webhook events, and dataset staging (DESIGN.md section 9).
+ * Migration 5: incidents, payment webhook events, and dataset staging (docs/design.md#tribunal).
  *
  * Same end state as the SQLite migration 5, but PostgreSQL can alter a table in place: the dataset
  * status CHECK is replaced, the two new columns are added, and 'staging' rows become 'pending'.

@@ -1,4 +1,4 @@
-import type { Storage } from '@runledger/core';
+import type { Storage } from '@runledger/core/ports';
 import type { Sql } from '../sql/sql.js';
 import { writeTransaction } from '../sql/write-transaction.js';
 import { repositories } from '../sql/repositories.js';

@@ -2,7 +2,7 @@ import { appendFile, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { verifyRouterReceiptLines } from '@runledger/verify';
-import type { RouterReceiptInput } from '@runledger/core';
+import type { RouterReceiptInput } from '@runledger/core/ports';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openJsonlReceiptSink, receiptFileName } from './jsonl-sink.js';
 

@@ -1,13 +1,7 @@
 import { mkdir, open, stat, truncate, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  GENESIS_PARENT,
-  formatRouterReceiptLine,
-  sealRouterReceipt,
-  type ReceiptSink,
-  type RouterReceiptInput,
-  type RouterReceiptLine,
-} from '@runledger/core';
+import { GENESIS_PARENT, formatRouterReceiptLine, sealRouterReceipt } from '@runledger/core';
+import type { ReceiptSink, RouterReceiptInput, RouterReceiptLine } from '@runledger/core/ports';
 import { syncPath } from '../files/durable.js';
 import { readLastLines } from './recent.js';
 import { readTail } from './tail.js';

@@ -1,4 +1,4 @@
-import type { ApiKeyRecord, ApiKeysRepository } from '@runledger/core';
+import type { ApiKeyRecord, ApiKeysRepository } from '@runledger/core/ports';
 import type { Sql } from './sql.js';
 import { pageClause } from './paging.js';
 

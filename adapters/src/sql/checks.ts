@@ -1,4 +1,4 @@
-import type { CheckRecord, ChecksRepository } from '@runledger/core';
+import type { CheckRecord, ChecksRepository } from '@runledger/core/ports';
 import type { Sql } from './sql.js';
 
 export function checksRepository(sql: Sql): ChecksRepository {

@@ -3,7 +3,7 @@ import type {
   ComputeNodesRepository,
   QuoteRecord,
   QuotesRepository,
-} from '@runledger/core';
+} from '@runledger/core/ports';
 import type { Sql } from './sql.js';
 
 export function computeNodesRepository(sql: Sql): ComputeNodesRepository {

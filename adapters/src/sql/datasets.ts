@@ -1,4 +1,4 @@
-import type { DatasetAccessRecord, DatasetRecord, DatasetsRepository } from '@runledger/core';
+import type { DatasetAccessRecord, DatasetRecord, DatasetsRepository } from '@runledger/core/ports';
 import type { Sql } from './sql.js';
 import { pageClause } from './paging.js';
 

@@ -1,4 +1,4 @@
-import type { EvidenceRecord, EvidenceRepository } from '@runledger/core';
+import type { EvidenceRecord, EvidenceRepository } from '@runledger/core/ports';
 import type { Sql } from './sql.js';
 
 export function evidenceRepository(sql: Sql): EvidenceRepository {

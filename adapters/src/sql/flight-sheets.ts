@@ -1,4 +1,5 @@
-import type { FlightSheetInput, FlightSheetRecord, FlightSheetsRepository } from '@runledger/core';
+import type { FlightSheetRecord, FlightSheetsRepository } from '@runledger/core/ports';
+import type { FlightSheetInput } from '@runledger/core/schemas';
 import type { Sql } from './sql.js';
 import { pageClause } from './paging.js';
 

@@ -1,4 +1,4 @@
-import type { FlaggedKey, IncidentRecord, IncidentsRepository } from '@runledger/core';
+import type { FlaggedKey, IncidentRecord, IncidentsRepository } from '@runledger/core/ports';
 import type { Sql } from './sql.js';
 
 export function incidentsRepository(sql: Sql): IncidentsRepository {

@@ -2,9 +2,9 @@ import type {
   JobArtifactRecord,
   JobChange,
   JobRecord,
-  JobStatus,
   JobsRepository,
-} from '@runledger/core';
+} from '@runledger/core/ports';
+import type { JobStatus } from '@runledger/core/schemas';
 import type { Sql, SqlParam } from './sql.js';
 import { fencedWhere, type FenceColumns } from './fence.js';
 

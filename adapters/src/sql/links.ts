@@ -1,4 +1,4 @@
-import type { LinkRecord, LinksRepository } from '@runledger/core';
+import type { LinkRecord, LinksRepository } from '@runledger/core/ports';
 import type { Sql } from './sql.js';
 import { pageClause } from './paging.js';
 

@@ -1,4 +1,4 @@
-import type { MemberRecord, MembershipsRepository } from '@runledger/core';
+import type { MemberRecord, MembershipsRepository } from '@runledger/core/ports';
 import type { Sql } from './sql.js';
 import { pageClause } from './paging.js';
 

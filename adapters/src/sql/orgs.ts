@@ -1,4 +1,4 @@
-import type { OrgRecord, OrgsRepository } from '@runledger/core';
+import type { OrgRecord, OrgsRepository } from '@runledger/core/ports';
 import type { Sql } from './sql.js';
 
 export function orgsRepository(sql: Sql): OrgsRepository {

@@ -1,4 +1,4 @@
-import type { PageQuery } from '@runledger/core';
+import type { PageQuery } from '@runledger/core/ports';
 import type { SqlParam } from './sql.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { PaymentEventRecord, PaymentEventsRepository } from '@runledger/core';
+import type { PaymentEventRecord, PaymentEventsRepository } from '@runledger/core/ports';
 import type { Sql } from './sql.js';
 
 export function paymentEventsRepository(sql: Sql): PaymentEventsRepository {

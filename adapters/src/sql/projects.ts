@@ -1,4 +1,4 @@
-import type { ProjectRecord, ProjectsRepository } from '@runledger/core';
+import type { ProjectRecord, ProjectsRepository } from '@runledger/core/ports';
 import type { Sql } from './sql.js';
 import { pageClause } from './paging.js';
 

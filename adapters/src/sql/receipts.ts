@@ -1,4 +1,9 @@
-import type { ChainHead, ReceiptEntry, ReceiptRecord, ReceiptsRepository } from '@runledger/core';
+import type {
+  ChainHead,
+  ReceiptEntry,
+  ReceiptRecord,
+  ReceiptsRepository,
+} from '@runledger/core/ports';
 import type { Sql } from './sql.js';
 
 const ENTRY = 'receipt_id, org_seq, parent_hash, receipt_sha256, created_at';

@@ -1,4 +1,4 @@
-import type { Repositories } from '@runledger/core';
+import type { Repositories } from '@runledger/core/ports';
 import type { Sql } from './sql.js';
 import { apiKeysRepository } from './api-keys.js';
 import { computeNodesRepository, quotesRepository } from './compute.js';

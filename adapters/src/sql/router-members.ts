@@ -1,4 +1,4 @@
-import type { RouterMemberRecord, RouterMembersRepository } from '@runledger/core';
+import type { RouterMemberRecord, RouterMembersRepository } from '@runledger/core/ports';
 import type { Sql } from './sql.js';
 
 export function routerMembersRepository(sql: Sql): RouterMembersRepository {

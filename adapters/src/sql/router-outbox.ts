@@ -1,4 +1,4 @@
-import type { RouterOutboxRepository, RouterReceiptInput } from '@runledger/core';
+import type { RouterOutboxRepository, RouterReceiptInput } from '@runledger/core/ports';
 import type { Sql } from './sql.js';
 
 export function routerOutboxRepository(sql: Sql): RouterOutboxRepository {

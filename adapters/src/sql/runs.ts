@@ -1,4 +1,5 @@
-import type { RunChanges, RunRecord, RunsRepository, Verdict } from '@runledger/core';
+import type { RunChanges, RunRecord, RunsRepository } from '@runledger/core/ports';
+import type { Verdict } from '@runledger/core/schemas';
 import type { Sql, SqlParam } from './sql.js';
 import { pageClause } from './paging.js';
 

@@ -1,4 +1,4 @@
-import type { SubmissionRecord, SubmissionsRepository } from '@runledger/core';
+import type { SubmissionRecord, SubmissionsRepository } from '@runledger/core/ports';
 import type { Sql } from './sql.js';
 
 export function submissionsRepository(sql: Sql): SubmissionsRepository {

@@ -3,7 +3,7 @@ import type {
   TribunalTasksRepository,
   TribunalVerdictRecord,
   TribunalVerdictsRepository,
-} from '@runledger/core';
+} from '@runledger/core/ports';
 import type { Sql } from './sql.js';
 import { fencedWhere, type FenceColumns } from './fence.js';
 

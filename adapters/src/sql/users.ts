@@ -1,4 +1,4 @@
-import type { UserRecord, UsersRepository } from '@runledger/core';
+import type { UserRecord, UsersRepository } from '@runledger/core/ports';
 import type { Sql } from './sql.js';
 
 export function usersRepository(sql: Sql): UsersRepository {

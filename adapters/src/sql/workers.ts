@@ -1,4 +1,5 @@
-import type { NodeClass, WorkerRecord, WorkersRepository } from '@runledger/core';
+import type { WorkerRecord, WorkersRepository } from '@runledger/core/ports';
+import type { NodeClass } from '@runledger/core/schemas';
 import type { Sql } from './sql.js';
 import { pageClause } from './paging.js';
 

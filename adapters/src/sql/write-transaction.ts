@@ -1,4 +1,4 @@
-import type { Repositories, WriteTransaction } from '@runledger/core';
+import type { Repositories, WriteTransaction } from '@runledger/core/ports';
 
 /** The repositories of one write transaction plus its `lock(key)`, as the storage port hands them out. */
 export function writeTransaction(

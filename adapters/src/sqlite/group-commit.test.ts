@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Storage } from '@runledger/core';
+import type { Storage } from '@runledger/core/ports';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Connection } from './connection.js';
 import { openSqliteStorage } from './storage.js';

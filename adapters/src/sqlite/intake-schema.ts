@@ -1,5 +1,5 @@
 /**
- * Migration 5: incidents, payment webhook events, and dataset staging (DESIGN.md section 9).
+ * Migration 5: incidents, payment webhook events, and dataset staging (docs/design.md#tribunal).
  *
  * The dataset status CHECK gains pending and failed, which SQLite can only do by rebuilding the
  * table. Foreign keys stay on during migrations, so dataset_access is rebuilt too, pointing at the

@@ -1,4 +1,4 @@
-import type { Storage } from '@runledger/core';
+import type { Storage } from '@runledger/core/ports';
 import { writeTransaction } from '../sql/write-transaction.js';
 import { Connection } from './connection.js';
 import { migrate } from './migrations.js';

@@ -46,7 +46,7 @@ function evaluate(
 }
 
 /**
- * Runs every rule of a flight sheet against a submission and its evidence (DESIGN.md section 5).
+ * Runs every rule of a flight sheet against a submission and its evidence (docs/design.md#flight-sheets).
  * Pure and total: bad input becomes a flag with a sentence, never an exception.
  */
 export function audit(

@@ -1,10 +1,14 @@
 import { notFound } from '../errors.js';
 import type { ApiKeyRecord } from '../ports/storage.js';
 import type { ApiKey, ApiKeyCreated, ApiKeyCreateBody } from '../schemas/identity.js';
-import type { Actor, ApiKeyUseCases, Deps, Page } from '../sdk.js';
-import { nowIso, requireOwner } from './guards.js';
-import { newId } from './ids.js';
-import { pageQuery, toPaged } from './paging.js';
+import type { Actor } from '../actor.js';
+import type { Deps } from '../deps.js';
+import type { ApiKeyUseCases } from './api.js';
+import type { Page } from '../paging.js';
+import { requireOwner } from './guards.js';
+import { nowIso } from '../time.js';
+import { newId } from '../ids.js';
+import { pageQuery, toPaged } from '../paging.js';
 import { newApiKey } from '../secrets/index.js';
 
 export function toApiKey(k: ApiKeyRecord): ApiKey {

@@ -3,10 +3,12 @@ import { lockKeys } from '../ports/lock-keys.js';
 import type { Repositories, UserRecord } from '../ports/storage.js';
 import type { Role } from '../schemas/enums.js';
 import type { AuthRequestResult, Principal } from '../schemas/identity.js';
-import type { Actor, AuthUseCases, Deps, SignIn } from '../sdk.js';
+import type { Actor } from '../actor.js';
+import type { Deps } from '../deps.js';
+import type { AuthUseCases, SignIn } from './api.js';
 import { normalizeEmail } from './email.js';
-import { addMs, nowIso } from './guards.js';
-import { newId } from './ids.js';
+import { addMs, nowIso } from '../time.js';
+import { newId } from '../ids.js';
 import { constantTimeEqual, hashSecret, newSecret, parseApiKey } from '../secrets/index.js';
 
 const LAST_USED_RESOLUTION_MS = 60_000;

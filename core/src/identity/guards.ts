@@ -1,6 +1,5 @@
 import { forbidden } from '../errors.js';
-import type { Clock } from '../ports/clock.js';
-import type { Actor } from '../sdk.js';
+import type { Actor } from '../actor.js';
 
 /** Owner-only routes: an API key is never an owner. */
 export function requireOwner(actor: Actor): Extract<Actor, { kind: 'user' }> {
@@ -13,12 +12,4 @@ export function requireOwner(actor: Actor): Extract<Actor, { kind: 'user' }> {
 /** The id recorded as `created_by`: a user id or an API key id. */
 export function actorId(actor: Actor): string {
   return actor.kind === 'user' ? actor.userId : actor.keyId;
-}
-
-export function nowIso(clock: Clock): string {
-  return clock.now().toISOString();
-}
-
-export function addMs(iso: string, ms: number): string {
-  return new Date(Date.parse(iso) + ms).toISOString();
 }

@@ -3,11 +3,15 @@ import { lockKeys } from '../ports/lock-keys.js';
 import type { LinkRecord, MemberRecord, WriteTransaction } from '../ports/storage.js';
 import type { Role } from '../schemas/enums.js';
 import type { Invite, InviteCreated, InviteCreateBody, Member } from '../schemas/identity.js';
-import type { Actor, Deps, OrgUseCases, Page } from '../sdk.js';
+import type { Actor } from '../actor.js';
+import type { Deps } from '../deps.js';
+import type { OrgUseCases } from './api.js';
+import type { Page } from '../paging.js';
 import { normalizeEmail } from './email.js';
-import { addMs, nowIso, requireOwner } from './guards.js';
-import { newId } from './ids.js';
-import { pageQuery, toPaged } from './paging.js';
+import { requireOwner } from './guards.js';
+import { addMs, nowIso } from '../time.js';
+import { newId } from '../ids.js';
+import { pageQuery, toPaged } from '../paging.js';
 import { hashSecret, newSecret } from '../secrets/index.js';
 
 export function toMember(m: MemberRecord): Member {

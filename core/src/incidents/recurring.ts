@@ -1,7 +1,7 @@
 import { conflict } from '../errors.js';
 import type { FlaggedKey } from '../ports/incident-storage.js';
 
-/** SPEC.md: a recurring_flag needs the same rule key flagged in at least two earlier runs. */
+/** docs/design.md#incidents: a recurring_flag needs the same rule key flagged in at least two earlier runs. */
 export const RECURRING_MIN_RUNS = 2;
 
 /**

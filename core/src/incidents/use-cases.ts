@@ -1,9 +1,11 @@
-import { actorId, nowIso } from '../identity/guards.js';
-import { newId } from '../identity/ids.js';
+import { actorId } from '../identity/guards.js';
+import { nowIso } from '../time.js';
+import { newId } from '../ids.js';
 import type { IncidentRecord } from '../ports/incident-storage.js';
 import { loadRun } from '../runs/views.js';
 import type { Incident } from '../schemas/incident.js';
-import type { Deps, IncidentUseCases } from '../sdk.js';
+import type { Deps } from '../deps.js';
+import type { IncidentUseCases } from './api.js';
 import { recurringRuleKey } from './recurring.js';
 
 export function toIncident(r: IncidentRecord): Incident {

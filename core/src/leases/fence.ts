@@ -1,3 +1,4 @@
+import type { LeaseFence } from '../ports/router-storage.js';
 import type { JobStatus } from '../schemas/enums.js';
 
 export type JobEventType =
@@ -13,28 +14,6 @@ export type JobEventType =
   | 'cancel'
   | 'start'
   | 'manual_complete';
-
-/**
- * The guard of one event, shared by the pure machine and the storage layer's conditional UPDATE,
- * so both refuse exactly the same things:
- *
- *   UPDATE jobs SET … WHERE job_id = ? AND status IN (statuses)
- *     [token]     AND lease_token_hash = ? AND lease_epoch = ?
- *     [unexpired] AND lease_expires_at > now
- *     [expired]   AND lease_expires_at <= now
- *     [worker]    AND worker_id = ?
- *     [unleased]  AND lease_token_hash IS NULL
- */
-export interface LeaseFence {
-  statuses: readonly JobStatus[];
-  /** The presented lease token's hash must equal the job's (and the epoch read with it). */
-  token: boolean;
-  unexpired: boolean;
-  expired: boolean;
-  worker: boolean;
-  /** Only for jobs run without a worker (the manual path). */
-  unleased: boolean;
-}
 
 const fence = (
   statuses: JobStatus[],

@@ -46,7 +46,7 @@ function eventOf(type: JobEventType): JobEvent {
   }
 }
 
-/** DESIGN.md section 8 written out independently: [status, event] → [next status, receipt]. */
+/** docs/design.md#router written out independently: [status, event] → [next status, receipt]. */
 const LEGAL: Record<string, [JobStatus, RouterReceiptType | null]> = {
   'queued lease': ['leased', 'job_leased'],
   'queued cancel': ['canceled', null],
@@ -80,7 +80,7 @@ function conflictOf(fn: () => unknown): RunledgerError {
 
 describe('job transitions', () => {
   it.each(STATUSES.flatMap((s) => EVENTS.map((e) => [s, e] as const)))(
-    'a %s job on %s follows DESIGN.md section 8 or is a 409 that changes nothing',
+    'a %s job on %s follows docs/design.md#router or is a 409 that changes nothing',
     (status, type) => {
       const job = Object.freeze(jobIn(status));
       const snapshot = structuredClone(job);

@@ -121,7 +121,7 @@ function checkFence(job: JobLeaseState, event: JobEvent): void {
 }
 
 /**
- * The job/lease state machine of DESIGN.md section 8 as a pure function. Each worker event must
+ * The job/lease state machine of docs/design.md#router as a pure function. Each worker event must
  * present the current lease's token hash, before the lease expires, in a status that allows it;
  * otherwise it throws RunledgerError('conflict') and nothing changes.
  */

@@ -6,13 +6,15 @@ import {
   type ChainError,
 } from '@runledger/verify';
 import { invalidInput } from '../errors.js';
-import { nowIso } from '../identity/guards.js';
-import { pageQuery } from '../identity/paging.js';
-import type { ChainHead } from '../receipts/mint.js';
+import { nowIso } from '../time.js';
+import { pageQuery } from '../paging.js';
+import type { ChainHead } from '../ports/run-storage.js';
 import { toReceipt } from '../runs/views.js';
 import { LedgerErrorCode } from '../schemas/enums.js';
 import type { LedgerVerifyError } from '../schemas/ledger.js';
-import type { Actor, Deps, LedgerUseCases } from '../sdk.js';
+import type { Actor } from '../actor.js';
+import type { Deps } from '../deps.js';
+import type { LedgerUseCases } from './api.js';
 
 /** Rows per read transaction while verifying or exporting: short transactions, bounded memory. */
 export const LEDGER_CHUNK = 500;

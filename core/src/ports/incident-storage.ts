@@ -1,6 +1,6 @@
 import type { IncidentKind } from '../schemas/enums.js';
 
-/** An incident filed against a run (DESIGN.md section 9); scoped by org_id like every run record. */
+/** An incident filed against a run (docs/design.md#tribunal); scoped by org_id like every run record. */
 export interface IncidentRecord {
   id: string;
   org_id: string;

@@ -13,7 +13,7 @@ export interface RouterReceiptInput {
   currency?: string;
 }
 
-/** One line of `YYYY-MM-DD.receipts.jsonl` (DESIGN.md section 8). */
+/** One line of `YYYY-MM-DD.receipts.jsonl` (docs/design.md#router). */
 export interface RouterReceiptLine extends RouterReceiptInput {
   /** 1-based line number within its day file. */
   seq: number;

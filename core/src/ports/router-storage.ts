@@ -1,14 +1,34 @@
-import type { LeaseFence } from '../leases/fence.js';
-import type { NodeClass } from '../router/pricing.js';
 import type { DatasetStatus, PaymentOutcome } from '../schemas/router.js';
-import type { JobStatus, JobType } from '../schemas/enums.js';
+import type { JobStatus, JobType, NodeClass } from '../schemas/enums.js';
 import type { RouterReceiptInput } from './receipt-sink.js';
-import type { PageQuery } from './storage.js';
+import type { PageQuery } from './page-query.js';
 
 /**
- * Router records and repositories (DESIGN.md section 8). Times are ISO 8601 UTC strings with
+ * Router records and repositories (docs/design.md#router). Times are ISO 8601 UTC strings with
  * milliseconds, so they compare correctly as text. Secrets appear only as SHA-256 hex.
  */
+
+/**
+ * The guard of one event, shared by the pure machine and the storage layer's conditional UPDATE,
+ * so both refuse exactly the same things:
+ *
+ *   UPDATE jobs SET … WHERE job_id = ? AND status IN (statuses)
+ *     [token]     AND lease_token_hash = ? AND lease_epoch = ?
+ *     [unexpired] AND lease_expires_at > now
+ *     [expired]   AND lease_expires_at <= now
+ *     [worker]    AND worker_id = ?
+ *     [unleased]  AND lease_token_hash IS NULL
+ */
+export interface LeaseFence {
+  statuses: readonly JobStatus[];
+  /** The presented lease token's hash must equal the job's (and the epoch read with it). */
+  token: boolean;
+  unexpired: boolean;
+  expired: boolean;
+  worker: boolean;
+  /** Only for jobs run without a worker (the manual path). */
+  unleased: boolean;
+}
 
 export interface RouterMemberRecord {
   member_id: string;

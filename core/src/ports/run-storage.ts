@@ -1,11 +1,15 @@
-import type { ChainHead } from '../receipts/mint.js';
-import type { RunState } from '../runs/lifecycle.js';
-import type { ApprovalDecision, CheckStatus, EvidenceKind } from '../schemas/enums.js';
+import type { ApprovalDecision, CheckStatus, EvidenceKind, RunState } from '../schemas/enums.js';
 import type { Check } from '../schemas/check.js';
 import type { FlightSheetInput } from '../schemas/flight-sheet.js';
 import type { AgentProfile } from '../schemas/run.js';
 import type { Verdict } from '../schemas/verdict.js';
-import type { PageQuery } from './storage.js';
+import type { PageQuery } from './page-query.js';
+
+/** The newest receipt of an org's chain: the next one links to it. */
+export interface ChainHead {
+  org_seq: number;
+  receipt_sha256: string;
+}
 
 /**
  * Repositories of runs and their receipts. Every read and write is scoped by org_id, except the

@@ -1,10 +1,28 @@
 import type { CheckDraft } from '../schemas/check.js';
-import type { TribunalHistoryEntry, TribunalStatus } from '../schemas/tribunal.js';
+import type {
+  TribunalHistoryEntry,
+  TribunalStatus,
+  TribunalTaskStatus,
+} from '../schemas/tribunal.js';
 import type { Verdict } from '../schemas/verdict.js';
-import type { ClaimFence } from '../tribunal/claims.js';
 
 /**
- * Tribunal records (DESIGN.md section 9). A verdict is what an org polls; a task is one pass of
+ * The guard of one event, shared by this machine and the storage's conditional UPDATE:
+ *
+ *   UPDATE tribunal_tasks SET … WHERE task_id = ? AND claim_epoch = ? AND status IN (statuses)
+ *     [token]     AND claim_token_hash = ?
+ *     [unexpired] AND claim_expires_at > now
+ *     [expired]   AND claim_expires_at <= now
+ */
+export interface ClaimFence {
+  statuses: readonly TribunalTaskStatus[];
+  token: boolean;
+  unexpired: boolean;
+  expired: boolean;
+}
+
+/**
+ * Tribunal records (docs/design.md#tribunal). A verdict is what an org polls; a task is one pass of
  * grading it through the queue. Times are ISO 8601 UTC strings with milliseconds.
  */
 export interface TribunalVerdictRecord {

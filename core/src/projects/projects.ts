@@ -1,10 +1,14 @@
 import { notFound } from '../errors.js';
-import { actorId, nowIso } from '../identity/guards.js';
-import { newId } from '../identity/ids.js';
-import { pageQuery, toPaged } from '../identity/paging.js';
+import { actorId } from '../identity/guards.js';
+import { nowIso } from '../time.js';
+import { newId } from '../ids.js';
+import { pageQuery, toPaged } from '../paging.js';
 import type { ProjectRecord } from '../ports/storage.js';
 import type { Project, ProjectCreateBody } from '../schemas/identity.js';
-import type { Actor, Deps, Page, ProjectUseCases } from '../sdk.js';
+import type { Actor } from '../actor.js';
+import type { Deps } from '../deps.js';
+import type { Page } from '../paging.js';
+import type { ProjectUseCases } from './api.js';
 
 export function toProject(p: ProjectRecord): Project {
   return { id: p.id, name: p.name, created_at: p.created_at, created_by: p.created_by };

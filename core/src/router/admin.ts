@@ -1,8 +1,8 @@
 import { notFound } from '../errors.js';
-import { pageQuery, toPaged } from '../identity/paging.js';
+import { pageQuery, toPaged } from '../paging.js';
 import type { WorkerRecord } from '../ports/router-storage.js';
 import type { Repositories } from '../ports/storage.js';
-import type { RouterUseCases } from '../sdk.js';
+import type { RouterUseCases } from './api.js';
 import type { RouterContext } from './context.js';
 import { toWorker } from './wire.js';
 

@@ -1,8 +1,9 @@
 import type { ComputeNodeRecord, QuoteRecord } from '../ports/router-storage.js';
-import type { RouterUseCases } from '../sdk.js';
+import type { RouterUseCases } from './api.js';
 import { activeMember, type RouterContext } from './context.js';
 import { routerId } from './ids.js';
-import { CURRENCY, HOURLY_RATES, NodeClass, quote } from './pricing.js';
+import { NodeClass } from '../schemas/enums.js';
+import { CURRENCY, HOURLY_RATES, quote } from './pricing.js';
 import { toNode } from './wire.js';
 
 type ComputeUseCases = Pick<RouterUseCases, 'inventory' | 'registerNode' | 'quote'>;

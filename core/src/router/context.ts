@@ -3,7 +3,7 @@ import type { RouterMemberRecord } from '../ports/router-storage.js';
 import type { RouterReceiptInput } from '../ports/receipt-sink.js';
 import type { Repositories } from '../ports/storage.js';
 import type { RouterReceiptType } from '../schemas/enums.js';
-import type { Deps } from '../sdk.js';
+import type { Deps } from '../deps.js';
 import { routerId } from './ids.js';
 import { receiptOutbox, type ReceiptOutbox } from './outbox.js';
 import { memberActive } from './wire.js';
@@ -49,7 +49,7 @@ export async function memberOrThrow(
   return member;
 }
 
-/** Only active members get dataset access, quotes and jobs (DESIGN.md section 8). */
+/** Only active members get dataset access, quotes and jobs (docs/design.md#router). */
 export async function activeMember(
   tx: Repositories,
   memberId: string,

@@ -1,7 +1,7 @@
 import { conflict, notFound } from '../errors.js';
-import { pageQuery, toPaged } from '../identity/paging.js';
+import { pageQuery, toPaged } from '../paging.js';
 import type { DatasetRecord } from '../ports/router-storage.js';
-import type { RouterUseCases } from '../sdk.js';
+import type { RouterUseCases } from './api.js';
 import { activeMember, type RouterContext } from './context.js';
 import { routerId } from './ids.js';
 import { assertDatasetReady, nextDatasetStatus } from './staging.js';

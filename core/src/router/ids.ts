@@ -1,4 +1,4 @@
-import { base32 } from '../identity/ids.js';
+import { base32 } from '../ids.js';
 import type { Random } from '../ports/random.js';
 
 /** Router id tags: member, dataset, node, quote, job, worker, artifact, router receipt. */

@@ -3,7 +3,7 @@ import { newJobLeaseState } from '../leases/machine.js';
 import type { JobRecord } from '../ports/router-storage.js';
 import type { Repositories } from '../ports/storage.js';
 import type { RouterJob } from '../schemas/router.js';
-import type { RouterUseCases } from '../sdk.js';
+import type { RouterUseCases } from './api.js';
 import { activeMember, type RouterContext } from './context.js';
 import { routerId } from './ids.js';
 import { applyJobEvent } from './job-events.js';

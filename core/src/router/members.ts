@@ -3,7 +3,7 @@ import type { RouterMemberRecord } from '../ports/router-storage.js';
 import { lockKeys } from '../ports/lock-keys.js';
 import type { WriteTransaction } from '../ports/storage.js';
 import type { MemberActivated } from '../schemas/router.js';
-import type { RouterUseCases } from '../sdk.js';
+import type { RouterUseCases } from './api.js';
 import { memberOrThrow, type RouterContext } from './context.js';
 import { routerId } from './ids.js';
 import { MEMBERSHIP_PRICE, membershipExpiry } from './membership.js';

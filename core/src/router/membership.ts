@@ -1,6 +1,6 @@
 import { invalidInput } from '../errors.js';
 
-/** One year of membership (DESIGN.md section 8). */
+/** One year of membership (docs/design.md#router). */
 export const MEMBERSHIP_PRICE = '100.00';
 export const MEMBERSHIP_TERM_YEARS = 1;
 

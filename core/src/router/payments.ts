@@ -2,7 +2,7 @@ import { conflict } from '../errors.js';
 import { lockKeys } from '../ports/lock-keys.js';
 import type { PaymentEventRecord } from '../ports/router-storage.js';
 import type { PaymentEvent, PaymentOutcome, PaymentReceived } from '../schemas/router.js';
-import type { RouterUseCases } from '../sdk.js';
+import type { RouterUseCases } from './api.js';
 import type { RouterContext } from './context.js';
 import { CURRENCY } from './pricing.js';
 import { MEMBERSHIP_PRICE } from './membership.js';

@@ -1,6 +1,6 @@
 import { Decimal } from 'decimal.js';
-import { z } from 'zod';
 import { invalidInput } from '../errors.js';
+import { NodeClass } from '../schemas/enums.js';
 
 /**
  * Money arithmetic with enough precision that the only rounding is the final one to cents
@@ -9,10 +9,7 @@ import { invalidInput } from '../errors.js';
 const Money = Decimal.clone({ precision: 64, rounding: Decimal.ROUND_HALF_UP });
 type Money = InstanceType<typeof Money>;
 
-export const NodeClass = z.enum(['gpu_a_96gb', 'gpu_b_32gb']);
-export type NodeClass = z.infer<typeof NodeClass>;
-
-/** Server constants (DESIGN.md section 8); a caller-supplied rate is never used. */
+/** Server constants (docs/design.md#router); a caller-supplied rate is never used. */
 export const HOURLY_RATES: Readonly<Record<NodeClass, string>> = Object.freeze({
   gpu_a_96gb: '5.00',
   gpu_b_32gb: '2.00',

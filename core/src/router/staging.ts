@@ -2,7 +2,7 @@ import { conflict, invalidInput } from '../errors.js';
 import type { DatasetStageBody, DatasetStatus } from '../schemas/router.js';
 
 /**
- * The dataset staging machine (DESIGN.md section 9): pending → staging → ready | failed, and
+ * The dataset staging machine (docs/design.md#tribunal): pending → staging → ready | failed, and
  * pending → ready for data that needed no staging work. Every other move, including a repeat, is a
  * conflict; ready and failed are final.
  */

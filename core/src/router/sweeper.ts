@@ -1,4 +1,4 @@
-import type { RouterUseCases } from '../sdk.js';
+import type { RouterUseCases } from './api.js';
 import type { RouterContext } from './context.js';
 import { applyJobEvent } from './job-events.js';
 

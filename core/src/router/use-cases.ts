@@ -1,4 +1,5 @@
-import type { Deps, RouterUseCases } from '../sdk.js';
+import type { Deps } from '../deps.js';
+import type { RouterUseCases } from './api.js';
 import { adminUseCases } from './admin.js';
 import { computeUseCases } from './compute.js';
 import { routerContext } from './context.js';

@@ -6,7 +6,7 @@ import { lockKeys } from '../ports/lock-keys.js';
 import type { WriteTransaction } from '../ports/storage.js';
 import { constantTimeEqual, hashSecret, newSecret } from '../secrets/secret.js';
 import type { RouterJob } from '../schemas/router.js';
-import type { RouterUseCases, WorkerActor } from '../sdk.js';
+import type { RouterUseCases, WorkerActor } from './api.js';
 import type { RouterContext } from './context.js';
 import { LEASE_TOKEN_PREFIX, WORKER_TOKEN_PREFIX, routerId } from './ids.js';
 import { applyJobEvent, type JobExtras } from './job-events.js';

@@ -1,16 +1,20 @@
 import { canonicalJson, sha256Hex } from '@runledger/verify';
-import { RunledgerError, conflict, invalidInput, notFound } from '../errors.js';
+import { RunledgerError, invalidInput, notFound } from '../errors.js';
 import { findFlightSheet, pinnedFlightSheet } from '../flight-sheets/use-cases.js';
-import { actorId, nowIso } from '../identity/guards.js';
+import { actorId } from '../identity/guards.js';
+import { nowIso } from '../time.js';
 import { toIncident } from '../incidents/use-cases.js';
-import { newId } from '../identity/ids.js';
-import { pageQuery, toPaged } from '../identity/paging.js';
+import { newId } from '../ids.js';
+import { pageQuery, toPaged } from '../paging.js';
 import { lockKeys } from '../ports/lock-keys.js';
 import type { EvidenceRecord, Repositories, RunRecord } from '../ports/storage.js';
 import type { Evidence, EvidenceIn } from '../schemas/evidence.js';
 import { SubmissionIn, type RunComposite, type RunCreateBody } from '../schemas/run.js';
-import type { Actor, Deps, RunUseCases } from '../sdk.js';
+import type { Actor } from '../actor.js';
+import type { Deps } from '../deps.js';
+import type { RunUseCases } from './api.js';
 import { afterInputChange, assertCanChangeInputs } from './lifecycle.js';
+import { updateRun } from './update-run.js';
 import {
   loadRun,
   toApproval,
@@ -35,19 +39,11 @@ type InputUseCases = Pick<
   | 'getSubmission'
 >;
 
-/** Evidence or the submission changed: back to draft, checks and verdict cleared (DESIGN.md section 6). */
+/** Evidence or the submission changed: back to draft, checks and verdict cleared (docs/design.md#run-lifecycle). */
 async function inputsChanged(tx: Repositories, run: RunRecord, now: string): Promise<void> {
   const state = afterInputChange(run.state);
   if (run.state !== 'draft') await tx.checks.replace(run.org_id, run.id, []);
-  if (
-    !(await tx.runs.update(run.org_id, run.id, run.state, {
-      state,
-      verdict: null,
-      updated_at: now,
-    }))
-  ) {
-    throw conflict('the run changed meanwhile; try again');
-  }
+  await updateRun(tx, run, { state, verdict: null, updated_at: now });
 }
 
 const utf8Length = (text: string) => new TextEncoder().encode(text).length;

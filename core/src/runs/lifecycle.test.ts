@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { RunledgerError } from '../errors.js';
+import { RunEvent, RunState } from '../schemas/enums.js';
 import {
   RUN_TRANSITIONS,
-  RunEvent,
-  RunState,
   afterAudit,
   afterInputChange,
   assertCanApprove,
@@ -16,7 +15,7 @@ import {
   type RunDecision,
 } from './lifecycle.js';
 
-/** The lifecycle of DESIGN.md section 6, written out independently of the table under test. */
+/** The lifecycle of docs/design.md#run-lifecycle, written out independently of the table under test. */
 const ALLOWED = new Map<string, RunState>([
   ['draft change_inputs', 'draft'],
   ['draft audit_open', 'audited'],

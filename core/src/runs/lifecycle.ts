@@ -1,35 +1,5 @@
-import { z } from 'zod';
 import { RunledgerError, conflict } from '../errors.js';
-import type { Role } from '../schemas/enums.js';
-
-/** DESIGN.md section 6: where a run is between creation and its receipt. */
-export const RunState = z.enum([
-  'draft',
-  'audited',
-  'finalized',
-  'approved',
-  'rejected',
-  'escalated',
-  'receipted',
-]);
-export type RunState = z.infer<typeof RunState>;
-
-/**
- * What can happen to a run. `audit_open` is an audit that leaves checks to grade,
- * `audit_complete` one where every check is automatic (it finalizes at once).
- */
-export const RunEvent = z.enum([
-  'change_inputs',
-  'audit_open',
-  'audit_complete',
-  'grade',
-  'finalize',
-  'approve',
-  'reject',
-  'escalate',
-  'mint',
-]);
-export type RunEvent = z.infer<typeof RunEvent>;
+import type { Role, RunEvent, RunState } from '../schemas/enums.js';
 
 type Table = Readonly<Record<RunState, Readonly<Partial<Record<RunEvent, RunState>>>>>;
 

@@ -1,11 +1,12 @@
-import { nowIso } from '../identity/guards.js';
+import { nowIso } from '../time.js';
+import { buildReceipt } from '../receipts/build.js';
 import { lockKeys } from '../ports/lock-keys.js';
-import { mintReceipt } from '../receipts/mint.js';
 import { shareToken } from '../receipts/share.js';
 import type { ReceiptRecord } from '../ports/storage.js';
-import type { Deps, RunUseCases } from '../sdk.js';
+import type { Deps } from '../deps.js';
+import type { RunUseCases } from './api.js';
 import { assertCanMint } from './lifecycle.js';
-import { updateRun } from './review.js';
+import { updateRun } from './update-run.js';
 import { loadRun, toReceipt } from './views.js';
 
 /**
@@ -33,7 +34,7 @@ export function runMintUseCase(deps: Deps): Pick<RunUseCases, 'mintReceipt'> {
         // One minter per org appends after the head at a time, so the chain never forks.
         await tx.lock(lockKeys.chain(actor.orgId));
         const now = clock.now();
-        const minted = mintReceipt({
+        const minted = buildReceipt({
           head: await tx.receipts.head(actor.orgId),
           orgId: actor.orgId,
           prefix: config.receiptPrefix,

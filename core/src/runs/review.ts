@@ -1,11 +1,12 @@
 import { audit } from '../audit/audit.js';
 import { conflict, forbidden, notFound } from '../errors.js';
 import { pinnedFlightSheet } from '../flight-sheets/use-cases.js';
-import { nowIso } from '../identity/guards.js';
-import { newId } from '../identity/ids.js';
-import type { CheckRecord, Repositories, RunChanges, RunRecord } from '../ports/storage.js';
+import { nowIso } from '../time.js';
+import { newId } from '../ids.js';
+import type { CheckRecord } from '../ports/storage.js';
 import type { Verdict } from '../schemas/verdict.js';
-import type { Deps, RunUseCases } from '../sdk.js';
+import type { Deps } from '../deps.js';
+import type { RunUseCases } from './api.js';
 import { computeVerdict } from '../verdict/compute.js';
 import {
   afterAudit,
@@ -14,23 +15,13 @@ import {
   assertCanFinalize,
   assertCanGrade,
 } from './lifecycle.js';
+import { updateRun } from './update-run.js';
 import { loadRun, toApproval, toCheck } from './views.js';
 
 type ReviewUseCases = Pick<
   RunUseCases,
   'audit' | 'gradeCheck' | 'checks' | 'flags' | 'verdict' | 'findings' | 'approve'
 >;
-
-/** Applies changes to a run that must still be in the state it was read in. */
-export async function updateRun(
-  tx: Repositories,
-  run: RunRecord,
-  changes: RunChanges,
-): Promise<void> {
-  if (!(await tx.runs.update(run.org_id, run.id, run.state, changes))) {
-    throw conflict('the run changed meanwhile; try again');
-  }
-}
 
 export function runReviewUseCases(deps: Deps): ReviewUseCases {
   const { storage, clock, random } = deps;

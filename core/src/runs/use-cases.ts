@@ -1,4 +1,5 @@
-import type { Deps, RunUseCases } from '../sdk.js';
+import type { Deps } from '../deps.js';
+import type { RunUseCases } from './api.js';
 import { runInputUseCases } from './inputs.js';
 import { runMintUseCase } from './mint.js';
 import { runReviewUseCases } from './review.js';

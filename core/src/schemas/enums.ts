@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The enumerations of SPEC.md, value for value. Responses are validated against these on the way out. */
+/** The wire enumerations (docs/design.md#enumerations), value for value. Responses are validated against these on the way out. */
 export const Severity = z.enum(['honey', 'jelly', 'propolis']);
 export const VerdictOutcome = z.enum(['pass', 'risk', 'fail']);
 export const TierLevel = z.enum(['low', 'mid', 'high']);
@@ -30,13 +30,13 @@ export const IncidentKind = z.enum(['rogue', 'dark', 'policy_violation', 'recurr
       : undefined,
 });
 export const Role = z.enum(['owner', 'member']);
-/** Kinds a client may post as JSON evidence (SPEC.md names note, text, url "and similar"). */
+/** Kinds a client may post as JSON evidence (docs/design.md#enumerations: note, text, url and similar). */
 export const EvidenceTextKind = z.enum(['note', 'text', 'url', 'log', 'json']);
 /** Every stored evidence kind: the JSON kinds plus `file` for multipart uploads. */
 export const EvidenceKind = z.enum([...EvidenceTextKind.options, 'file']);
 /** Comparison operators of the `compare` rule. */
 export const CompareOp = z.enum(['eq', 'ne', 'lt', 'lte', 'gt', 'gte']);
-/** Codes of LedgerVerifyResult.errors (DESIGN.md section 7, plus the verify package's finer findings). */
+/** Codes of LedgerVerifyResult.errors (docs/design.md#receipts-and-the-chain, plus the verify package's finer findings). */
 export const LedgerErrorCode = z.enum([
   'hash_mismatch',
   'parent_mismatch',
@@ -92,3 +92,36 @@ export type LedgerErrorCode = z.infer<typeof LedgerErrorCode>;
 export type JobType = z.infer<typeof JobType>;
 export type JobStatus = z.infer<typeof JobStatus>;
 export type RouterReceiptType = z.infer<typeof RouterReceiptType>;
+
+/** Where a run is between creation and its receipt. */
+export const RunState = z.enum([
+  'draft',
+  'audited',
+  'finalized',
+  'approved',
+  'rejected',
+  'escalated',
+  'receipted',
+]);
+export type RunState = z.infer<typeof RunState>;
+
+/** The router's compute node classes (docs/design.md#router). */
+export const NodeClass = z.enum(['gpu_a_96gb', 'gpu_b_32gb']);
+export type NodeClass = z.infer<typeof NodeClass>;
+
+/**
+ * What can happen to a run. `audit_open` is an audit that leaves checks to grade,
+ * `audit_complete` one where every check is automatic (it finalizes at once).
+ */
+export const RunEvent = z.enum([
+  'change_inputs',
+  'audit_open',
+  'audit_complete',
+  'grade',
+  'finalize',
+  'approve',
+  'reject',
+  'escalate',
+  'mint',
+]);
+export type RunEvent = z.infer<typeof RunEvent>;

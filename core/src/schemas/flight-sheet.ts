@@ -48,7 +48,7 @@ export const AllowValuesCheck = z.strictObject({
     .max(1000),
 });
 
-/** The deterministic rule language of DESIGN.md section 5, one variant per `op`. */
+/** The deterministic rule language of docs/design.md#flight-sheets, one variant per `op`. */
 export const RuleCheck = z.discriminatedUnion('op', [
   RequiredCheck,
   SchemaCheck,

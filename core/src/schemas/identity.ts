@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Role } from './enums.js';
 
-/** Wire schemas of sign-in, organizations, invites, API keys and projects (DESIGN.md sections 3 and 4). */
+/** Wire schemas of sign-in, organizations, invites, API keys and projects (docs/design.md#errors-and-input and docs/design.md#actors-and-roles). */
 
 const Timestamp = z.iso.datetime();
 const Cursor = z.string().nullable();

@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import { NodeClass } from '../router/pricing.js';
 import { NextCursor, Sha256Hex, Timestamp } from './common.js';
-import { JobStatus, JobType } from './enums.js';
+import { JobStatus, JobType, NodeClass } from './enums.js';
 import { EmailAddress } from './identity.js';
 
 /**
- * Wire schemas of the router API v0.1 (DESIGN.md section 8). Requests are strict, except that quote
+ * Wire schemas of the router API v0.1 (docs/design.md#router). Requests are strict, except that quote
  * and job creation accept and ignore a caller-supplied `rate` or `hourly_rate`: rates are server constants.
  */
 
@@ -18,7 +17,7 @@ const RouterId = z.string().min(1).max(64);
 const Hours = z.union([z.number(), z.string().max(40)]);
 /** Free-form JSON object handed to or returned by a worker. */
 const JsonObject = z.record(z.string(), z.unknown());
-/** Accepted on quote and job creation and then ignored (DESIGN.md section 8). */
+/** Accepted on quote and job creation and then ignored (docs/design.md#router). */
 const IgnoredRate = z.unknown().optional();
 const LeaseToken = z.string().min(1).max(256);
 const Count = z.number().int().nonnegative();

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { RunState } from '../runs/lifecycle.js';
 import { Approval } from './approval.js';
 import { Check } from './check.js';
 import { NextCursor, Sha256Hex, Timestamp } from './common.js';
+import { RunState } from './enums.js';
 import { Evidence } from './evidence.js';
 import { FlightSheet } from './flight-sheet.js';
 import { Incident } from './incident.js';

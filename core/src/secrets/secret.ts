@@ -1,8 +1,8 @@
 import { sha256Hex } from '@runledger/verify';
 import { invalidInput } from '../errors.js';
-import type { Random } from '../ports/index.js';
+import type { Random } from '../ports/random.js';
 
-/** 32 bytes = 256 bits, the floor DESIGN.md section 4 sets for every secret. */
+/** 32 bytes = 256 bits, the floor docs/design.md#actors-and-roles sets for every secret. */
 export const MIN_SECRET_BYTES = 32;
 
 /** A fresh secret from the CSPRNG port, base64url without padding (43 characters for 32 bytes). */

@@ -3,7 +3,8 @@ import { notFound } from '../errors.js';
 import type { ReceiptRecord } from '../ports/storage.js';
 import { pdfUrl, shareUrl } from '../receipts/share.js';
 import type { PublicReceipt } from '../schemas/receipt.js';
-import type { Deps, ShareUseCases, ShareView } from '../sdk.js';
+import type { Deps } from '../deps.js';
+import type { ShareUseCases, ShareView } from './api.js';
 
 /** A share token is 32 bytes in base64url (43 characters); anything else cannot exist. */
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;

@@ -1,6 +1,6 @@
 import type { RuleSeverity, TierLevel } from '../schemas/enums.js';
 
-/** DESIGN.md section 5: both severity vocabularies (and the bee-product names) fold into three tiers. */
+/** docs/design.md#flight-sheets: both severity vocabularies (and the bee-product names) fold into three tiers. */
 const TIER_OF = {
   critical: 'high',
   high: 'high',
@@ -14,10 +14,10 @@ const TIER_OF = {
   honey: 'low',
 } as const satisfies Record<RuleSeverity, TierLevel>;
 
-/** SPEC.md's tier_of. */
+/** tier_of (docs/design.md#enumerations). */
 export function tierOf(severity: RuleSeverity): TierLevel {
   return TIER_OF[severity];
 }
 
-/** Verdict weight of a graded check in each tier (DESIGN.md section 6). */
+/** Verdict weight of a graded check in each tier (docs/design.md#run-lifecycle). */
 export const TIER_WEIGHT = { high: 5, mid: 3, low: 1 } as const satisfies Record<TierLevel, number>;

@@ -5,7 +5,7 @@ import { tierOf } from '../tiers/tier-of.js';
 
 /**
  * The statuses a runner may send for a rule. Checklist checks stay open: the tribunal's outcome with
- * checklist rules is at best risk (DESIGN.md section 9), so a runner cannot grade them to pass.
+ * checklist rules is at best risk (docs/design.md#tribunal), so a runner cannot grade them to pass.
  * Auto checks pass or flag; skip only when the rule is optional, as the audit itself would.
  */
 function allowedStatuses(rule: FlightSheetRule): readonly CheckDraft['status'][] {

@@ -1,4 +1,5 @@
 import { conflict, invalidInput } from '../errors.js';
+import type { ClaimFence } from '../ports/tribunal-storage.js';
 import type { TribunalTaskStatus } from '../schemas/tribunal.js';
 import { constantTimeEqual } from '../secrets/index.js';
 
@@ -26,21 +27,6 @@ export type TaskEvent =
   | { type: 'expire'; now: Date; maxAttempts: number };
 
 export type TaskEventType = TaskEvent['type'];
-
-/**
- * The guard of one event, shared by this machine and the storage's conditional UPDATE:
- *
- *   UPDATE tribunal_tasks SET … WHERE task_id = ? AND claim_epoch = ? AND status IN (statuses)
- *     [token]     AND claim_token_hash = ?
- *     [unexpired] AND claim_expires_at > now
- *     [expired]   AND claim_expires_at <= now
- */
-export interface ClaimFence {
-  statuses: readonly TribunalTaskStatus[];
-  token: boolean;
-  unexpired: boolean;
-  expired: boolean;
-}
 
 const fence = (statuses: TribunalTaskStatus[], flags: Partial<ClaimFence> = {}): ClaimFence =>
   Object.freeze({

@@ -3,11 +3,11 @@ import type { Repositories } from '../ports/storage.js';
 import type { TribunalTaskRecord, TribunalVerdictRecord } from '../ports/tribunal-storage.js';
 import { hashSecret, newSecret } from '../secrets/secret.js';
 import type { RunnerTask, RunnerTaskState } from '../schemas/tribunal.js';
-import type { Deps } from '../sdk.js';
+import type { Deps } from '../deps.js';
 import { acceptRunnerChecks } from './checks.js';
 import { transitionTask, type TaskEvent } from './claims.js';
 import { applyTaskEvent } from './task-events.js';
-import type { TribunalUseCases } from './use-cases.js';
+import type { TribunalUseCases } from './api.js';
 import { tribunalVerdict } from './verdict.js';
 import { claimStateOf, evidenceOf, pinnedSheetOf, runnerSheetOf, toTaskState } from './views.js';
 

@@ -14,7 +14,7 @@ const SEVERITY_OF_WORST: Record<TierLevel | 'none', Severity> = {
 const RANK: Record<TierLevel, number> = { low: 1, mid: 2, high: 3 };
 
 /**
- * The verdict of DESIGN.md section 6 over fully graded checks. Weights high 5, mid 3, low 1 over
+ * The verdict of docs/design.md#run-lifecycle over fully graded checks. Weights high 5, mid 3, low 1 over
  * pass and flag checks; skip counts neither way. Throws conflict while any check is open.
  */
 export function computeVerdict(

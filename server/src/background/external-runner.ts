@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { RunnerTask, gradeTaskResult } from '@runledger/core';
+import { gradeTaskResult } from '@runledger/core';
+import { RunnerTask } from '@runledger/core/schemas';
 
 export interface ExternalRunnerOptions {
   /** The main API, e.g. http://localhost:8080. */

@@ -1,4 +1,5 @@
-import { BUILTIN_FLIGHT_SHEETS, type Runledger, type RunnerTask } from '@runledger/core';
+import { BUILTIN_FLIGHT_SHEETS, type Runledger } from '@runledger/core';
+import type { RunnerTask } from '@runledger/core/schemas';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { startInProcessRunner } from './in-process-runner.js';

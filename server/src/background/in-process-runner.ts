@@ -1,4 +1,5 @@
-import { RunledgerError, gradeTaskResult, type Runledger, type RunnerTask } from '@runledger/core';
+import { RunledgerError, gradeTaskResult, type Runledger } from '@runledger/core';
+import type { RunnerTask } from '@runledger/core/schemas';
 import type { Logger } from 'pino';
 
 export interface InProcessRunner {

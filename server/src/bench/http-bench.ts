@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openPostgresStorage, openSqliteStorage } from '@runledger/adapters';
-import type { Storage } from '@runledger/core';
+import type { Storage } from '@runledger/core/ports';
 import pg from 'pg';
 import { startServerChild } from './child.js';
 import { httpClient, type Figures } from './load.js';

@@ -14,8 +14,8 @@ import {
   defaultRunledgerConfig,
   GENESIS_PARENT,
   type Actor,
-  type Storage,
 } from '@runledger/core';
+import { type Storage } from '@runledger/core/ports';
 
 export const REPORT = {
   task: 'Summarize the quarterly incident reports',

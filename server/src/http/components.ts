@@ -1,4 +1,4 @@
-import * as core from '@runledger/core';
+import * as core from '@runledger/core/schemas';
 import {
   getRefId,
   zodToOpenAPIRegistry,

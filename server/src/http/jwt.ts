@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Clock } from '@runledger/core';
+import type { Clock } from '@runledger/core/ports';
 import jwt from 'jsonwebtoken';
 
 export const JWT_ISSUER = 'runledger';

@@ -1,4 +1,4 @@
-import type { Clock } from '@runledger/core';
+import type { Clock } from '@runledger/core/ports';
 import { RateLimitedError } from './errors.js';
 
 /**

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
-import { Role, RunledgerError, type Runledger } from '@runledger/core';
+import { RunledgerError, type Runledger } from '@runledger/core';
+import { Role } from '@runledger/core/schemas';
 import express from 'express';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,5 @@
-import { RunledgerError, type BlobStore, type PreparedBlob } from '@runledger/core';
+import { RunledgerError } from '@runledger/core';
+import { type BlobStore, type PreparedBlob } from '@runledger/core/ports';
 import type { Request, Response } from 'express';
 import multer from 'multer';
 

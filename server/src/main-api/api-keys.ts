@@ -1,4 +1,5 @@
-import { ApiKeyCreateBody, ApiKeyCreated, ApiKeyList, type Runledger } from '@runledger/core';
+import type { Runledger } from '@runledger/core';
+import { ApiKeyCreateBody, ApiKeyCreated, ApiKeyList } from '@runledger/core/schemas';
 import { z } from 'zod';
 import { defineRoute, type Route } from '../http/route.js';
 import { PageQuery, pageOf } from '../http/paging.js';

@@ -1,3 +1,4 @@
+import type { Runledger, SignIn } from '@runledger/core';
 import {
   AcceptInviteBody,
   AuthRequestBody,
@@ -5,9 +6,7 @@ import {
   AuthToken,
   AuthVerifyBody,
   Principal,
-  type Runledger,
-  type SignIn,
-} from '@runledger/core';
+} from '@runledger/core/schemas';
 import { z } from 'zod';
 import { LinkHelp } from '../http/components.js';
 import type { JwtSigner } from '../http/jwt.js';

@@ -1,4 +1,5 @@
-import { Approval, ApprovalIn, Receipt, type Runledger } from '@runledger/core';
+import type { Runledger } from '@runledger/core';
+import { Approval, ApprovalIn, Receipt } from '@runledger/core/schemas';
 import { defineRoute, type Route } from '../http/route.js';
 import { RunParams } from './params.js';
 

@@ -1,12 +1,7 @@
 import { Readable } from 'node:stream';
-import {
-  Evidence,
-  EvidenceIn,
-  EvidenceList,
-  RunledgerError,
-  type BlobStore,
-  type Runledger,
-} from '@runledger/core';
+import { RunledgerError, type Runledger } from '@runledger/core';
+import type { BlobStore } from '@runledger/core/ports';
+import { Evidence, EvidenceIn, EvidenceList } from '@runledger/core/schemas';
 import { z } from 'zod';
 import { defineRoute, type Route } from '../http/route.js';
 import { streamTo } from '../http/streaming.js';

@@ -1,3 +1,4 @@
+import type { Runledger } from '@runledger/core';
 import {
   AuditResponse,
   Check,
@@ -5,8 +6,7 @@ import {
   ChecksList,
   FlagsList,
   Verdict,
-  type Runledger,
-} from '@runledger/core';
+} from '@runledger/core/schemas';
 import { defineRoute, type Route } from '../http/route.js';
 import { RunCheckParams, RunParams } from './params.js';
 

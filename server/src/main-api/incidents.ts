@@ -1,4 +1,5 @@
-import { Incident, IncidentIn, IncidentList, type Runledger } from '@runledger/core';
+import type { Runledger } from '@runledger/core';
+import { Incident, IncidentIn, IncidentList } from '@runledger/core/schemas';
 import { defineRoute, type Route } from '../http/route.js';
 import { RunParams } from './params.js';
 

@@ -1,4 +1,4 @@
-import type { BlobStore } from '@runledger/core';
+import type { BlobStore } from '@runledger/core/ports';
 import type { Route } from '../http/route.js';
 import { apiKeyRoutes } from './api-keys.js';
 import { authRoutes, type AuthRouteDeps } from './auth.js';

@@ -1,11 +1,6 @@
-import {
-  Dataset,
-  DatasetStageBody,
-  PaymentEvent,
-  PaymentReceived,
-  type Clock,
-  type Runledger,
-} from '@runledger/core';
+import type { Runledger } from '@runledger/core';
+import type { Clock } from '@runledger/core/ports';
+import { Dataset, DatasetStageBody, PaymentEvent, PaymentReceived } from '@runledger/core/schemas';
 import { z } from 'zod';
 import { internalCredentialGuard, notConfigured } from '../http/credential.js';
 import { defineRoute, type Route } from '../http/route.js';

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
-import { LedgerList, LedgerVerifyResult, ReceiptsRecent, type Runledger } from '@runledger/core';
+import type { Runledger } from '@runledger/core';
+import { LedgerList, LedgerVerifyResult, ReceiptsRecent } from '@runledger/core/schemas';
 import { z } from 'zod';
 import { defineRoute, type Route } from '../http/route.js';
 import { streamTo } from '../http/streaming.js';

@@ -1,3 +1,4 @@
+import type { Runledger } from '@runledger/core';
 import {
   InviteCreateBody,
   InviteCreated,
@@ -6,8 +7,7 @@ import {
   MemberList,
   MemberRoleBody,
   Org,
-  type Runledger,
-} from '@runledger/core';
+} from '@runledger/core/schemas';
 import { z } from 'zod';
 import { withoutRemoteDevLink } from '../http/loopback.js';
 import { defineRoute, type Route } from '../http/route.js';

@@ -1,4 +1,5 @@
-import { Project, ProjectCreateBody, ProjectList, type Runledger } from '@runledger/core';
+import type { Runledger } from '@runledger/core';
+import { Project, ProjectCreateBody, ProjectList } from '@runledger/core/schemas';
 import { z } from 'zod';
 import { defineRoute, type Route } from '../http/route.js';
 import { PageQuery, pageOf } from '../http/paging.js';

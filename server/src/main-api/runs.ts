@@ -1,11 +1,5 @@
-import {
-  Run,
-  RunComposite,
-  RunCreateBody,
-  RunList,
-  RunState,
-  type Runledger,
-} from '@runledger/core';
+import type { Runledger } from '@runledger/core';
+import { Run, RunComposite, RunCreateBody, RunList, RunState } from '@runledger/core/schemas';
 import { z } from 'zod';
 import { defineRoute, type Route } from '../http/route.js';
 import { PageQuery, pageOf } from '../http/paging.js';

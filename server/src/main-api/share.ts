@@ -1,4 +1,5 @@
-import { PublicReceipt, type Runledger, type ShareView } from '@runledger/core';
+import type { Runledger, ShareView } from '@runledger/core';
+import { PublicReceipt } from '@runledger/core/schemas';
 import { defineRoute, type Route } from '../http/route.js';
 import { safeFilename } from '../http/streaming.js';
 import { SHARE_PAGE_CSP, shareHtml, sharePdf } from './share-page/index.js';

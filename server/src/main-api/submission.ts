@@ -1,4 +1,5 @@
-import { Submission, SubmissionIn, type Runledger } from '@runledger/core';
+import type { Runledger } from '@runledger/core';
+import { Submission, SubmissionIn } from '@runledger/core/schemas';
 import { defineRoute, type Route } from '../http/route.js';
 import { RunParams } from './params.js';
 

@@ -1,4 +1,4 @@
-import * as core from '@runledger/core';
+import * as core from '@runledger/core/schemas';
 import type { z } from 'zod';
 
 /** The tribunal's and the runner routes' wire schemas by component name (main API). */

@@ -1,3 +1,4 @@
+import type { Runledger } from '@runledger/core';
 import {
   RunnerClaimBody,
   RunnerCompleteBody,
@@ -5,8 +6,7 @@ import {
   RunnerStatusBody,
   RunnerTask,
   RunnerTaskState,
-  type Runledger,
-} from '@runledger/core';
+} from '@runledger/core/schemas';
 import { z } from 'zod';
 import { internalCredentialGuard } from '../http/credential.js';
 import { defineRoute, type Route } from '../http/route.js';

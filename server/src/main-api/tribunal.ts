@@ -1,10 +1,10 @@
+import type { Runledger } from '@runledger/core';
 import {
   TribunalGradeBody,
   TribunalQueued,
   TribunalRegradeBody,
   TribunalVerdict,
-  type Runledger,
-} from '@runledger/core';
+} from '@runledger/core/schemas';
 import { z } from 'zod';
 import { defineRoute, type Route } from '../http/route.js';
 

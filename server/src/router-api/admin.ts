@@ -1,4 +1,5 @@
-import { RouterSummary, RouterWorker, RouterWorkerList, type Runledger } from '@runledger/core';
+import type { Runledger } from '@runledger/core';
+import { RouterSummary, RouterWorker, RouterWorkerList } from '@runledger/core/schemas';
 import { defineRoute, type Route } from '../http/route.js';
 import { PageQuery, pageOf } from '../http/paging.js';
 import { WorkerParams } from './params.js';

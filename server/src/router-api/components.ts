@@ -1,4 +1,4 @@
-import * as core from '@runledger/core';
+import * as core from '@runledger/core/schemas';
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import type { z } from 'zod';
 import { ErrorBody, namedDefinitions } from '../http/components.js';

@@ -1,11 +1,11 @@
+import type { Runledger } from '@runledger/core';
 import {
   ComputeInventory,
   ComputeNode,
   ComputeQuote,
   NodeRegisterBody,
   QuoteBody,
-  type Runledger,
-} from '@runledger/core';
+} from '@runledger/core/schemas';
 import { defineRoute, type Route } from '../http/route.js';
 
 export function computeRoutes({ runledger }: { runledger: Runledger }): Route[] {

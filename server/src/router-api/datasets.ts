@@ -1,11 +1,11 @@
+import type { Runledger } from '@runledger/core';
 import {
   Dataset,
   DatasetAccess,
   DatasetAccessBody,
   DatasetCreateBody,
   DatasetList,
-  type Runledger,
-} from '@runledger/core';
+} from '@runledger/core/schemas';
 import { defineRoute, type Route } from '../http/route.js';
 import { PageQuery, pageOf } from '../http/paging.js';
 import { DatasetParams } from './params.js';

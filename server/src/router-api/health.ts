@@ -1,4 +1,4 @@
-import { RouterHealth } from '@runledger/core';
+import { RouterHealth } from '@runledger/core/schemas';
 import { defineRoute, type Route } from '../http/route.js';
 
 export function healthRoutes(): Route[] {

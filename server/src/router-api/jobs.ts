@@ -1,11 +1,11 @@
+import type { Runledger } from '@runledger/core';
 import {
   JobCancelBody,
   JobCreateBody,
   JobManualCompleteBody,
   JobStartBody,
   RouterJob,
-  type Runledger,
-} from '@runledger/core';
+} from '@runledger/core/schemas';
 import { defineRoute, type Route } from '../http/route.js';
 import { JobParams } from './params.js';
 

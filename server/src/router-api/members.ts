@@ -1,11 +1,11 @@
+import type { Runledger } from '@runledger/core';
 import {
   MemberActivateBody,
   MemberActivated,
   MemberCreateBody,
   RouterMember,
   RouterMemberStatus,
-  type Runledger,
-} from '@runledger/core';
+} from '@runledger/core/schemas';
 import { defineRoute, type Route } from '../http/route.js';
 import { MemberParams } from './params.js';
 

@@ -1,3 +1,4 @@
+import type { Runledger, WorkerActor } from '@runledger/core';
 import {
   JobLease,
   RouterJob,
@@ -12,9 +13,7 @@ import {
   WorkerRegisterBody,
   WorkerRegistered,
   WorkerStatusBody,
-  type Runledger,
-  type WorkerActor,
-} from '@runledger/core';
+} from '@runledger/core/schemas';
 import type { z } from 'zod';
 import type { Request } from 'express';
 import { internalCredentialGuard } from '../http/credential.js';

@@ -35,7 +35,7 @@ export function* generateChain(
 
 const hex = (seed: string): string => sha256Hex(seed);
 
-/** A run receipt payload shaped like the server mints them (see docs/runs.md), about 1.5 KB, deterministic in its inputs. */
+/** A run receipt payload shaped like docs/design.md#receipts-and-the-chain, about 1.5 KB, deterministic in its inputs. */
 export function realisticPayload(
   orgId: string,
   orgSeq: number,

@@ -1,4 +1,5 @@
-import { RunReceiptPayload, type PublicReceipt } from '@runledger/core';
+import { RunReceiptPayload } from '@runledger/core';
+import type { PublicReceipt } from '@runledger/core/schemas';
 
 /**
  * The payload read as a run receipt. A tampered payload may no longer have that shape;

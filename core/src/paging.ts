@@ -1,6 +1,16 @@
-import { invalidInput } from '../errors.js';
-import type { PageCursor, PageQuery } from '../ports/storage.js';
-import type { Page, Paged } from '../sdk.js';
+import { invalidInput } from './errors.js';
+import type { PageCursor, PageQuery } from './ports/page-query.js';
+
+/** A page request: `limit` defaults to 50 (at most 200); `after` is the opaque cursor from a previous `next`. */
+export interface Page {
+  limit?: number;
+  after?: string;
+}
+
+export interface Paged<T> {
+  items: T[];
+  next: string | null;
+}
 
 export const DEFAULT_PAGE_LIMIT = 50;
 export const MAX_PAGE_LIMIT = 200;

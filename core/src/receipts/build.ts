@@ -1,14 +1,10 @@
 import { GENESIS_PARENT, canonicalJson, receiptId, sha256Hex } from '@runledger/verify';
 import { RunledgerError, conflict, invalidInput } from '../errors.js';
+import type { ChainHead } from '../ports/run-storage.js';
 import type { CheckStatus } from '../schemas/enums.js';
 import { RunReceiptPayload } from './payload.js';
 
 /** The newest receipt of an organization: all minting needs to know about the chain. */
-export interface ChainHead {
-  org_seq: number;
-  receipt_sha256: string;
-}
-
 type Timestamp = Date | string;
 type P = RunReceiptPayload;
 
@@ -17,7 +13,7 @@ type P = RunReceiptPayload;
  * record passed with more fields leaks nothing else into the receipt. Dates may be Date objects
  * or ISO strings with milliseconds.
  */
-export interface MintInput {
+export interface ReceiptInput {
   head: ChainHead | null;
   orgId: string;
   /** RECEIPT_PREFIX, e.g. `rcpt`. */
@@ -42,7 +38,7 @@ export interface MintInput {
   now: Date;
 }
 
-export interface MintedReceipt {
+export interface BuiltReceipt {
   payload: RunReceiptPayload;
   /** The canonical JSON (RFC 8785) text that was hashed; storage keeps exactly these bytes. */
   payload_text: string;
@@ -76,10 +72,10 @@ export function nextLink(head: ChainHead | null): { org_seq: number; parent_hash
 }
 
 /**
- * Builds, validates and hashes the payload of a run receipt (DESIGN.md section 7). Pure: the
+ * Builds, validates and hashes the payload of a run receipt (docs/design.md#receipts-and-the-chain). Pure: the
  * caller reads the head and inserts the result in one transaction, under UNIQUE(org_id, org_seq).
  */
-export function mintReceipt(input: MintInput): MintedReceipt {
+export function buildReceipt(input: ReceiptInput): BuiltReceipt {
   if (!RECEIPT_PREFIX.test(input.prefix))
     throw invalidInput('receipt prefix must be letters, digits or _');
   if (input.approval.decision !== 'approved') {

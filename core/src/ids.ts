@@ -1,4 +1,4 @@
-import type { Random } from '../ports/random.js';
+import type { Random } from './ports/random.js';
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
 

@@ -3,13 +3,14 @@ import fc from 'fast-check';
 import { GENESIS_PARENT, canonicalJson } from '@runledger/verify';
 import { describe, expect, it } from 'vitest';
 import { RunledgerError } from '../errors.js';
-import { mintReceipt, type ChainHead, type MintInput, type MintedReceipt } from './mint.js';
+import type { ChainHead } from '../ports/run-storage.js';
+import { buildReceipt, type BuiltReceipt, type ReceiptInput } from './build.js';
 import { RunReceiptPayload } from './payload.js';
 
 const hex = (c: string) => c.repeat(64);
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
-function input(overrides: Partial<MintInput> = {}): MintInput {
+function input(overrides: Partial<ReceiptInput> = {}): ReceiptInput {
   return {
     head: null,
     orgId: 'org_1',
@@ -67,9 +68,9 @@ function expectError(fn: () => unknown, code: RunledgerError['code'], message?: 
   throw new Error(`expected ${code}`);
 }
 
-describe('mintReceipt', () => {
+describe('buildReceipt', () => {
   it('mints the genesis receipt at org_seq 0 with a parent of 64 zeros', () => {
-    const r = mintReceipt(input());
+    const r = buildReceipt(input());
     expect(r.org_seq).toBe(0);
     expect(r.parent_hash).toBe('0'.repeat(64));
     expect(r.parent_hash).toBe(GENESIS_PARENT);
@@ -78,33 +79,33 @@ describe('mintReceipt', () => {
   });
 
   it('links a successor to the head: org_seq + 1 and parent = head hash', () => {
-    const first = mintReceipt(input());
+    const first = buildReceipt(input());
     const head: ChainHead = { org_seq: first.org_seq, receipt_sha256: first.receipt_sha256 };
-    const second = mintReceipt(input({ head, run: { ...input().run, id: 'run_2' } }));
+    const second = buildReceipt(input({ head, run: { ...input().run, id: 'run_2' } }));
     expect(second.org_seq).toBe(1);
     expect(second.parent_hash).toBe(first.receipt_sha256);
     expect(second.payload.parent_hash).toBe(first.receipt_sha256);
-    expect(mintReceipt(input({ head: { org_seq: 41, receipt_sha256: hex('e') } })).org_seq).toBe(
+    expect(buildReceipt(input({ head: { org_seq: 41, receipt_sha256: hex('e') } })).org_seq).toBe(
       42,
     );
   });
 
   it('names the receipt {prefix}-{6-digit org_seq}-{first 8 hex of its hash}', () => {
-    const r = mintReceipt(input({ head: { org_seq: 6, receipt_sha256: hex('f') } }));
+    const r = buildReceipt(input({ head: { org_seq: 6, receipt_sha256: hex('f') } }));
     expect(r.receipt_id).toBe(`rcpt-000007-${r.receipt_sha256.slice(0, 8)}`);
     expect(r.receipt_id).toMatch(/^rcpt-\d{6}-[0-9a-f]{8}$/);
   });
 
   it('hashes exactly the canonical text: sha256(payload_text) as node:crypto computes it', () => {
-    const r = mintReceipt(input());
+    const r = buildReceipt(input());
     expect(r.payload_text).toBe(canonicalJson(r.payload));
     expect(r.receipt_sha256).toBe(sha256(r.payload_text));
     expect(JSON.parse(r.payload_text)).toEqual(r.payload);
   });
 
-  it('builds the payload of DESIGN.md section 7 field for field, and nothing more', () => {
+  it('builds the payload of docs/design.md#receipts-and-the-chain field for field, and nothing more', () => {
     const extra = { ...input().run, secret_field: 'must not leak' };
-    const r = mintReceipt(input({ run: extra }));
+    const r = buildReceipt(input({ run: extra }));
     expect(r.payload).toEqual({
       v: 1,
       type: 'run_receipt',
@@ -155,19 +156,19 @@ describe('mintReceipt', () => {
 
   it('rejects a float score, a float size and a version that is not MAJOR.MINOR.PATCH', () => {
     expectError(
-      () => mintReceipt(input({ verdict: { outcome: 'pass', severity: 'honey', score: 83.5 } })),
+      () => buildReceipt(input({ verdict: { outcome: 'pass', severity: 'honey', score: 83.5 } })),
       'invalid_input',
       /score/,
     );
     const ev = input().evidence[0]!;
     expectError(
-      () => mintReceipt(input({ evidence: [{ ...ev, size: 1.5 }] })),
+      () => buildReceipt(input({ evidence: [{ ...ev, size: 1.5 }] })),
       'invalid_input',
       /size/,
     );
     const fs = input().flightSheet;
     expectError(
-      () => mintReceipt(input({ flightSheet: { ...fs, version: '1.1' } })),
+      () => buildReceipt(input({ flightSheet: { ...fs, version: '1.1' } })),
       'invalid_input',
       /version/,
     );
@@ -176,32 +177,32 @@ describe('mintReceipt', () => {
   it('rejects times without milliseconds or outside UTC', () => {
     const run = input().run;
     expectError(
-      () => mintReceipt(input({ run: { ...run, created_at: '2025-01-02T03:04:05Z' } })),
+      () => buildReceipt(input({ run: { ...run, created_at: '2025-01-02T03:04:05Z' } })),
       'invalid_input',
       /created_at/,
     );
     expectError(
-      () => mintReceipt(input({ run: { ...run, created_at: '2025-01-02T03:04:05.000+01:00' } })),
+      () => buildReceipt(input({ run: { ...run, created_at: '2025-01-02T03:04:05.000+01:00' } })),
       'invalid_input',
     );
-    expectError(() => mintReceipt(input({ now: new Date(Number.NaN) })), 'invalid_input');
+    expectError(() => buildReceipt(input({ now: new Date(Number.NaN) })), 'invalid_input');
   });
 
   it('rejects an open check, an upper-case hash and a bad prefix', () => {
     const [c0, c1] = input().checks;
     expectError(
-      () => mintReceipt(input({ checks: [c0!, { ...c1!, status: 'open' }] })),
+      () => buildReceipt(input({ checks: [c0!, { ...c1!, status: 'open' }] })),
       'invalid_input',
       /status/,
     );
     expectError(
-      () => mintReceipt(input({ submissionSha256: hex('B') })),
+      () => buildReceipt(input({ submissionSha256: hex('B') })),
       'invalid_input',
       /submission_sha256/,
     );
-    expectError(() => mintReceipt(input({ prefix: 'rc-pt' })), 'invalid_input', /prefix/);
+    expectError(() => buildReceipt(input({ prefix: 'rc-pt' })), 'invalid_input', /prefix/);
     expectError(
-      () => mintReceipt(input({ head: { org_seq: -1, receipt_sha256: hex('a') } })),
+      () => buildReceipt(input({ head: { org_seq: -1, receipt_sha256: hex('a') } })),
       'invalid_input',
       /head/,
     );
@@ -209,13 +210,13 @@ describe('mintReceipt', () => {
 
   it.each(['rejected', 'escalated'])('refuses a run whose decision is %s with 409', (decision) => {
     expectError(
-      () => mintReceipt(input({ approval: { ...input().approval, decision } })),
+      () => buildReceipt(input({ approval: { ...input().approval, decision } })),
       'conflict',
     );
   });
 
   it('produces payloads that the strict schema accepts and that carry no floats', () => {
-    const r = mintReceipt(input());
+    const r = buildReceipt(input());
     expect(RunReceiptPayload.parse(JSON.parse(r.payload_text))).toEqual(r.payload);
     const numbers: number[] = [];
     JSON.parse(r.payload_text, (_k, v: unknown) => (typeof v === 'number' && numbers.push(v), v));
@@ -224,8 +225,8 @@ describe('mintReceipt', () => {
   });
 });
 
-/** The chain rule of DESIGN.md section 7, checked independently of minting. */
-function assertChain(chain: readonly MintedReceipt[]): void {
+/** The chain rule of docs/design.md#receipts-and-the-chain, checked independently of minting. */
+function assertChain(chain: readonly BuiltReceipt[]): void {
   chain.forEach((r, i) => {
     expect(r.org_seq).toBe(i);
     expect(r.payload.org_seq).toBe(i);
@@ -248,12 +249,12 @@ describe('minting a sequence', () => {
     });
     fc.assert(
       fc.property(fc.array(runArb, { minLength: 1, maxLength: 12 }), (runs) => {
-        const chain: MintedReceipt[] = [];
+        const chain: BuiltReceipt[] = [];
         for (const [i, r] of runs.entries()) {
           const prev = chain.at(-1);
           const base = input();
           chain.push(
-            mintReceipt(
+            buildReceipt(
               input({
                 head: prev ? { org_seq: prev.org_seq, receipt_sha256: prev.receipt_sha256 } : null,
                 run: { ...base.run, id: `run_${i}`, title: r.title },

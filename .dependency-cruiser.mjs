@@ -1,0 +1,65 @@
+/**
+ * Import rules for the whole repository (docs/design.md#layers-and-the-cycle-rule).
+ * Run by `npm run lint`. Type-only imports count: `tsPreCompilationDeps` keeps them in the graph.
+ */
+export default {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'No import cycle anywhere, type-only imports included.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'verify-is-the-bottom',
+      severity: 'error',
+      comment: 'verify-tool depends on no other runledger package.',
+      from: { path: '^verify-tool/' },
+      to: { path: '^((core|adapters|server|cli)/|@runledger/(core|adapters|server|cli)(/|$))' },
+    },
+    {
+      name: 'core-below-adapters',
+      severity: 'error',
+      comment: 'core depends only on verify-tool.',
+      from: { path: '^core/' },
+      to: { path: '^((adapters|server|cli)/|@runledger/(adapters|server|cli)(/|$))' },
+    },
+    {
+      name: 'adapters-below-server',
+      severity: 'error',
+      comment: 'adapters depend on core and verify-tool only.',
+      from: { path: '^adapters/' },
+      to: { path: '^((server|cli)/|@runledger/(server|cli)(/|$))' },
+    },
+    {
+      name: 'server-below-cli',
+      severity: 'error',
+      comment: 'The server never imports the CLI.',
+      from: { path: '^server/' },
+      to: { path: '^(cli/|@runledger/cli$)' },
+    },
+    {
+      name: 'core-is-pure',
+      severity: 'error',
+      comment:
+        'Domain code in core does no I/O: it takes ports (the eslint rule checks clocks and timers).',
+      from: { path: '^core/src/', pathNot: '\\.test\\.ts$' },
+      to: {
+        dependencyTypes: ['core'],
+        path: '^(node:)?(fs|fs/promises|net|http|https|http2|child_process|dgram|dns|tls|cluster|worker_threads|os|process)$',
+      },
+    },
+  ],
+  options: {
+    doNotFollow: { path: ['node_modules', '(^|/)dist/'] },
+    exclude: { path: ['(^|/)node_modules/', '^coverage/', '^data/'] },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.test.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['types', 'import', 'default'],
+      extensions: ['.ts', '.js', '.json'],
+    },
+  },
+};

@@ -1,2 +1,0 @@
-export { incidentUseCases, toIncident } from './use-cases.js';
-export { RECURRING_MIN_RUNS, recurringRuleKey } from './recurring.js';

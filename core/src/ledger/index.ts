@@ -1,1 +1,0 @@
-export { ledgerUseCases, LEDGER_CHUNK } from './use-cases.js';

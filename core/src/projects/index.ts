@@ -1,1 +1,0 @@
-export { projectUseCases, toProject } from './projects.js';

@@ -1,1 +1,0 @@
-export { shareUseCases, toPublicReceipt } from './use-cases.js';

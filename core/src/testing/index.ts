@@ -1,0 +1,3 @@
+/** Port doubles for tests of code built on the SDK: `@runledger/core/testing`. */
+export { CapturingMailer } from './capturing-mailer.js';
+export { ManualClock } from './manual-clock.js';

@@ -1,1 +1,0 @@
-export { tierOf, TIER_WEIGHT } from './tier-of.js';

@@ -1,1 +1,0 @@
-export { computeVerdict } from './compute.js';
