@@ -1,7 +1,7 @@
 import type { ColumnTypes } from '../dialect.js';
 
 /**
- * Migration 3: the router tables (DESIGN.md section 8). Secrets are kept only as SHA-256 hex
+ * Migration 3: the router tables (docs/design.md#router). Secrets are kept only as SHA-256 hex
  * (workers.token_hash, jobs.lease_token_hash). Every lookup the repositories make has an index.
  */
 export const ROUTER_SCHEMA = (t: ColumnTypes): string => `

@@ -1,6 +1,6 @@
 import type { ColumnTypes } from '../dialect.js';
 
-/** Migration 4: tribunal verdicts and their grading task queue (DESIGN.md section 9). */
+/** Migration 4: tribunal verdicts and their grading task queue (docs/design.md#tribunal). */
 export const TRIBUNAL_SCHEMA = (t: ColumnTypes): string => `
   CREATE TABLE tribunal_verdicts (
     verdict_id ${t.text} PRIMARY KEY,
