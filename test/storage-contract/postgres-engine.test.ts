@@ -1,0 +1,166 @@
+import { randomBytes } from 'node:crypto';
+import { openPostgresStorage } from '@runledger/adapters';
+import { fenceFor } from '@runledger/core';
+import type { JobRecord, Storage } from '@runledger/core/ports';
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { freshSchema, postgresSkipped } from '../helpers/postgres.js';
+
+// The PostgreSQL engine's own guarantees, beyond the shared contract suites: named locks queue
+// writers, reads refuse writes, and fenced expiry follows the database's clock.
+let adminUrl = '';
+
+async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+async function openFresh(clock: 'database' | 'caller' = 'caller'): Promise<Storage> {
+  const { url, schema } = await freshSchema();
+  adminUrl = url;
+  return openPostgresStorage({ connectionString: url, schema, clock });
+}
+
+const T0 = '2025-01-01T00:00:00.000Z';
+
+describe.skipIf(postgresSkipped)('postgres engine', () => {
+  it('lock(key) makes a second write on the same key wait until the first ends; reads refuse to write', async () => {
+    const storage = await openFresh();
+    const key = `head:${randomBytes(6).toString('hex')}`;
+    const order: string[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const first = new Promise<void>((resolve) => (locked = resolve));
+    try {
+      const a = storage.write(async (tx) => {
+        await tx.lock(key);
+        locked();
+        await held;
+        await tx.orgs.insert({ id: 'org_a', name: 'A', created_at: T0 });
+        order.push('a done');
+      });
+      await first;
+      const b = storage.write(async (tx) => {
+        await tx.lock(key);
+        order.push('b locked');
+        // Taken after A committed: A's row is visible to B at READ COMMITTED.
+        order.push((await tx.orgs.byId('org_a')) === null ? 'b saw nothing' : 'b saw a');
+      });
+      // Wait (by polling the server, not by time) until B is queued on the advisory lock.
+      for (;;) {
+        const waiting = await admin((c) =>
+          c.query<{ n: string }>(
+            `SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted
+               AND ((classid::bigint << 32) | objid::bigint) = hashtextextended($1, 0)`,
+            [key],
+          ),
+        );
+        if (Number(waiting.rows[0]?.n) > 0) break;
+      }
+      expect(order).toEqual([]);
+      release();
+      await Promise.all([a, b]);
+      expect(order).toEqual(['a done', 'b locked', 'b saw a']);
+      await expect(
+        storage.read((tx) => tx.orgs.insert({ id: 'org_r', name: 'R', created_at: T0 })),
+      ).rejects.toThrow(/read-only/);
+    } finally {
+      release();
+      await storage.close();
+    }
+  });
+
+  it("fences lease expiry on the database's clock, whatever clock the caller presents", async () => {
+    const storage = await openFresh('database');
+    const at = (ms: number) => new Date(Date.now() + ms).toISOString();
+    const token = 'c'.repeat(64);
+    const job = (id: string, expires: string, tokenHash: string): JobRecord => ({
+      job_id: id,
+      member_id: 'mbr_1',
+      type: 'eval',
+      node_class: 'gpu_a_96gb',
+      hours: 1,
+      hourly_rate: '5.00',
+      estimated_amount: '5.00',
+      currency: 'USD',
+      input: null,
+      status: 'leased',
+      attempt: 1,
+      lease_epoch: 1,
+      lease_token_hash: tokenHash,
+      lease_expires_at: expires,
+      worker_id: 'wkr_1',
+      progress: null,
+      message: null,
+      log_lines: 0,
+      result: null,
+      error: null,
+      cost: null,
+      billed_seconds: null,
+      created_at: T0,
+      accepted_at: null,
+      finished_at: null,
+      updated_at: T0,
+    });
+    try {
+      await storage.write(async (tx) => {
+        await tx.routerMembers.insert({
+          member_id: 'mbr_1',
+          email: 'a@example.com',
+          name: 'A',
+          created_at: T0,
+          activated_at: null,
+          expires_at: null,
+        });
+        await tx.workers.insert({
+          worker_id: 'wkr_1',
+          name: 'w',
+          node_class: 'gpu_a_96gb',
+          token_hash: 'd'.repeat(64),
+          created_at: T0,
+          last_seen_at: null,
+        });
+        await tx.jobs.insert(job('job_live', at(3_600_000), 'e'.repeat(64)));
+        await tx.jobs.insert(job('job_dead', at(-3_600_000), token));
+      });
+      const expire = fenceFor('expire');
+      const accept = fenceFor('accept');
+      const change = (expires: string | null) => ({
+        status: 'queued' as const,
+        attempt: 2,
+        lease_epoch: 2,
+        lease_token_hash: null,
+        lease_expires_at: expires,
+        worker_id: null,
+        updated_at: T0,
+      });
+      await storage.write(async (tx) => {
+        // A sweeper whose clock runs two hours fast cannot take a lease the database says is live…
+        const fast = { lease_epoch: 1, now: at(7_200_000) };
+        expect(await tx.jobs.applyFenced('job_live', expire, fast, change(null))).toBe(false);
+        // …and a worker whose clock runs two hours slow cannot act on a lease that has expired.
+        const slow = { lease_epoch: 1, token_hash: token, worker_id: 'wkr_1', now: at(-7_200_000) };
+        expect(
+          await tx.jobs.applyFenced('job_dead', accept, slow, {
+            ...change(at(-3_600_000)),
+            status: 'running',
+            lease_epoch: 1,
+            lease_token_hash: token,
+            worker_id: 'wkr_1',
+          }),
+        ).toBe(false);
+        // The expired one is swept even by a caller whose clock says it is still live.
+        expect(await tx.jobs.applyFenced('job_dead', expire, slow, change(null))).toBe(true);
+      });
+      expect((await storage.read((tx) => tx.jobs.byId('job_live')))?.status).toBe('leased');
+    } finally {
+      await storage.close();
+    }
+  });
+});
