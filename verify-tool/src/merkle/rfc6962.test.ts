@@ -45,9 +45,9 @@ describe.skipIf(reference === undefined)(
   'RFC 6962 reference vectors (transparency-dev/merkle)',
   () => {
     // Collected even when skipped: nothing here may touch the vectors before a test runs.
-    const ref = reference as Reference | undefined;
-    const leaves = ref === undefined ? [] : ref.leaves_hex.map((h) => leafHash(hex(h)));
-    const getNode = (level: number, index: number) => hex(ref!.node_hashes_hex[level]![index]!);
+    const ref = reference as Reference;
+    const leaves = reference === undefined ? [] : ref.leaves_hex.map((h) => leafHash(hex(h)));
+    const getNode = (level: number, index: number) => hex(ref.node_hashes_hex[level]![index]!);
 
     it('hashes leaves, complete subtrees, the empty tree and every root', () => {
       expect(leaves.map(toHex)).toEqual(ref.leaf_hashes_hex);
