@@ -28,7 +28,8 @@ export function ensureChromium(): string {
     apt(['install', '-y', '--no-install-recommends', 'chromium']);
   }
   const installed = findChromium();
-  if (installed === undefined) throw new Error('chromium is not installed and apt-get could not install it');
+  if (installed === undefined)
+    throw new Error('chromium is not installed and apt-get could not install it');
   return installed;
 }
 
