@@ -40,6 +40,22 @@ export default {
       to: { path: '^(cli/|@runledger/cli$)' },
     },
     {
+      name: 'cli-without-server',
+      severity: 'error',
+      comment:
+        'The CLI talks to the server over HTTP only: installing it must not install the server (runledger-server is its own bin).',
+      from: { path: '^cli/' },
+      to: { path: '^(server/|@runledger/server(/|$))' },
+    },
+    {
+      name: 'http-framework-below-apis',
+      severity: 'error',
+      comment:
+        'server/src/http is the framework both APIs use: it never imports an API folder or background work.',
+      from: { path: '^server/src/http/' },
+      to: { path: '^server/src/(main-api|router-api|background)/' },
+    },
+    {
       name: 'core-is-pure',
       severity: 'error',
       comment:

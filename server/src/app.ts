@@ -12,21 +12,13 @@ export interface AppOptions {
   routes: readonly Route[];
   deps: HttpDeps;
   logger: Logger;
-  publicBaseUrl: string;
   jsonBodyLimit: number;
-  /** Which API this app serves in /openapi.json; the main API when absent. */
-  api?: ApiDescription;
+  /** Which API this app serves in /openapi.json. */
+  api: ApiDescription;
 }
 
 /** The Express app: security headers, ids, logging, JSON parsing, the declared routes, one error handler. */
-export function createApp({
-  routes,
-  deps,
-  logger,
-  publicBaseUrl,
-  jsonBodyLimit,
-  api,
-}: AppOptions): Express {
+export function createApp({ routes, deps, logger, jsonBodyLimit, api }: AppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
@@ -48,7 +40,7 @@ export function createApp({
 
   const router = express.Router({ caseSensitive: true, strict: false });
   for (const route of routes) route.mount(router, deps);
-  const document = openApiDocument(routes, publicBaseUrl, api);
+  const document = openApiDocument(routes, api);
   router.get('/openapi.json', (_req, res) => {
     res.locals.route = '/openapi.json';
     res.json(document);

@@ -20,7 +20,7 @@ import { listen, type Listener } from './http/listen.js';
 import { FixedWindowLimiter } from './http/rate-limit.js';
 import { createLogger } from './logger.js';
 import { startInProcessRunner, startSweeper } from './background/index.js';
-import { allRoutes } from './main-api/index.js';
+import { allRoutes, MAIN_API } from './main-api/index.js';
 import { ROUTER_API, routerRoutes } from './router-api/index.js';
 
 export interface StartOptions {
@@ -120,8 +120,8 @@ export async function startServer(
       }),
       deps,
       logger,
-      publicBaseUrl: config.publicBaseUrl,
       jsonBodyLimit: config.jsonBodyLimit,
+      api: MAIN_API,
     });
     const main: Listener = await listen(mainApp, config.port, config.host);
     opened.push(() => main.close());
@@ -130,8 +130,6 @@ export async function startServer(
       routes: routerRoutes({ runledger, registrationKey: config.workerRegistrationKey }),
       deps,
       logger,
-      // Relative: the router has no public address; clients use the host they fetched the document from.
-      publicBaseUrl: '/',
       jsonBodyLimit: config.jsonBodyLimit,
       api: ROUTER_API,
     });

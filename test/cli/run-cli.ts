@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 export const CLI = `${root}cli/dist/main.js`;
 export const VERIFY = `${root}verify-tool/dist/cli/main.js`;
+export const SERVER_BIN = `${root}server/bin/runledger-server.js`;
 
 export interface Ran {
   code: number | null;
@@ -50,7 +51,7 @@ export function json<T>(ran: Ran): T {
 }
 
 /**
- * Builds the CLI (and, through project references, everything it runs) once per test run. Test files
+ * Builds the CLI and the server (for its `runledger-server` bin) once per test run. Test files
  * run in parallel processes, so an mkdir lock keeps two `tsc -b` from writing the same dist files.
  */
 export async function buildCli(): Promise<void> {
@@ -68,8 +69,9 @@ export async function buildCli(): Promise<void> {
     }
   }
   try {
-    const built = await runNode(`${root}node_modules/typescript/bin/tsc`, ['-b', 'cli']);
-    if (built.code !== 0) throw new Error(`tsc -b cli failed:\n${built.stdout}${built.stderr}`);
+    const built = await runNode(`${root}node_modules/typescript/bin/tsc`, ['-b', 'cli', 'server']);
+    if (built.code !== 0)
+      throw new Error(`tsc -b cli server failed:\n${built.stdout}${built.stderr}`);
   } finally {
     await rmdir(lock);
   }

@@ -1,10 +1,16 @@
 import { writeFile } from 'node:fs/promises';
+import { text } from 'node:stream/consumers';
 import { fileURLToPath } from 'node:url';
+import type { OpenAPI3 } from 'openapi-typescript';
 import { GENERATED_FILES, generateClientSources, type ApiName } from './sources.js';
 
-/** `npm run generate:client`: rewrites cli/src/generated/*.ts from what the current server serves. */
+/**
+ * `npm run generate:client`: reads `{"main": …, "router": …}` (the served documents, printed by
+ * `node server/dist/print-openapi.js`) on stdin and rewrites cli/src/generated/*.ts from them.
+ */
 const cliRoot = fileURLToPath(new URL('../../', import.meta.url));
-const sources = await generateClientSources(`${cliRoot}src/generated/main-api.ts`);
+const documents = JSON.parse(await text(process.stdin)) as Record<ApiName, OpenAPI3>;
+const sources = await generateClientSources(documents, `${cliRoot}src/generated/main-api.ts`);
 for (const api of Object.keys(GENERATED_FILES) as ApiName[]) {
   const file = `${cliRoot}${GENERATED_FILES[api]}`;
   await writeFile(file, sources[api]);

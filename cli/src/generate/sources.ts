@@ -1,7 +1,3 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { loadConfig, startServer } from '@runledger/server';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 import { format, resolveConfig } from 'prettier';
 
@@ -40,48 +36,21 @@ export async function typesFromDocument(
   document: OpenAPI3,
   prettierConfigFile: string,
 ): Promise<string> {
-  // openapi-typescript takes the parsed document; `servers` (the listener's address) does not reach the output.
   const ast = await openapiTS(sortedComponents(document));
   const options = (await resolveConfig(prettierConfigFile)) ?? {};
   return format(HEADER(api) + astToString(ast), { ...options, parser: 'typescript' });
 }
 
-async function fetchDocument(url: string): Promise<OpenAPI3> {
-  const response = await fetch(`${url}/openapi.json`);
-  if (!response.ok) throw new Error(`GET ${url}/openapi.json answered ${response.status}`);
-  return (await response.json()) as OpenAPI3;
-}
-
 /**
- * Starts the real server in this process (both listeners on free loopback ports, a temp DATA_DIR),
- * fetches both served documents and turns them into TypeScript sources.
+ * Both generated modules from the served documents. The documents come from the server package
+ * (`server/dist/print-openapi.js`): the CLI never imports the server, it only reads what it serves.
  */
 export async function generateClientSources(
+  documents: Record<ApiName, OpenAPI3>,
   prettierConfigFile: string,
 ): Promise<Record<ApiName, string>> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'runledger-generate-'));
-  try {
-    const config = loadConfig({
-      DATA_DIR: dataDir,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      ROUTER_PORT: '0',
-      LOG_LEVEL: 'silent',
-    });
-    const server = await startServer(config);
-    try {
-      const [main, router] = await Promise.all([
-        fetchDocument(server.url),
-        fetchDocument(server.routerUrl),
-      ]);
-      return {
-        main: await typesFromDocument('main', main, prettierConfigFile),
-        router: await typesFromDocument('router', router, prettierConfigFile),
-      };
-    } finally {
-      await server.close();
-    }
-  } finally {
-    await rm(dataDir, { recursive: true, force: true });
-  }
+  return {
+    main: await typesFromDocument('main', documents.main, prettierConfigFile),
+    router: await typesFromDocument('router', documents.router, prettierConfigFile),
+  };
 }

@@ -1,6 +1,7 @@
 import { getRefId, type OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import type { AuthRequirement } from './auth.js';
 import { ErrorBody } from './components.js';
+import { operationIdOf } from './operation-id.js';
 import type { AnyRouteDef } from './route-spec.js';
 
 type PathConfig = Parameters<OpenAPIRegistry['registerPath']>[0];
@@ -8,7 +9,7 @@ type BodyContent = NonNullable<NonNullable<PathConfig['request']>['body']>['cont
 type BodySchema = Extract<BodyContent[string], { schema?: unknown }>['schema'];
 
 const ERROR_TEXT: Record<number, string> = {
-  400: 'Bad input: a field is missing, has the wrong type, or is not allowed',
+  400: 'Bad input: malformed JSON, or a field that is missing, mistyped or not allowed',
   401: 'Missing, invalid or expired credentials',
   403: 'Authenticated but not allowed',
   404: 'Not found (or it belongs to another organization)',
@@ -20,11 +21,14 @@ const ERROR_TEXT: Record<number, string> = {
   503: 'Not configured',
 };
 
-/** The error statuses a route can answer: the ones it lists plus the ones its declaration implies. */
+/**
+ * The error statuses a route can answer: the ones it lists plus the ones its declaration implies.
+ * Every route can answer 400: the app's JSON parser runs before any route, so a request of any
+ * method that sends `Content-Type: application/json` with malformed JSON is refused there.
+ */
 function errorStatusesOf(def: AnyRouteDef): number[] {
-  const statuses = new Set<number>([500, ...(def.errors ?? [])]);
-  if (def.body || def.query || def.params) statuses.add(400);
-  if (def.body || def.nonJsonBody) [400, 413, 415].forEach((s) => statuses.add(s));
+  const statuses = new Set<number>([400, 500, ...(def.errors ?? [])]);
+  if (def.body || def.nonJsonBody) [413, 415].forEach((s) => statuses.add(s));
   if (def.auth !== 'none') statuses.add(401);
   if (def.auth === 'owner' || def.auth === 'user') statuses.add(403);
   return [...statuses].sort((a, b) => a - b);
@@ -40,6 +44,28 @@ function requireName(schema: unknown, what: string): void {
 function credentialScheme(header: string): string {
   const words = header.replace(/^x-/i, '').toLowerCase().split('-');
   return words.map((w, i) => (i === 0 ? w : w[0]!.toUpperCase() + w.slice(1))).join('');
+}
+
+/** Who may call, in words: the operation's description ends with it. */
+function callerOf(def: AnyRouteDef): string {
+  if (def.credentialHeader) return `Needs the \`${def.credentialHeader}\` header.`;
+  switch (def.auth) {
+    case 'none':
+      return 'Needs no credentials.';
+    case 'user':
+      return "Needs a signed-in person's JWT (an API key is refused).";
+    case 'owner':
+      return "Needs an organization owner's JWT.";
+    case 'any':
+      return 'Needs a JWT or an API key of the organization.';
+    case 'worker':
+      return "Needs the worker's token (`Authorization: Bearer <worker_token>`).";
+  }
+}
+
+function descriptionOf(def: AnyRouteDef): string {
+  const summary = /[.!?]$/.test(def.summary) ? def.summary : `${def.summary}.`;
+  return [def.description ?? summary, callerOf(def)].join('\n\n');
 }
 
 function securityOf(auth: AuthRequirement): Array<Record<string, string[]>> {
@@ -110,8 +136,9 @@ export function registerRoute(registry: OpenAPIRegistry, def: AnyRouteDef): void
   registry.registerPath({
     method: def.method,
     path: def.path,
+    operationId: def.operationId ?? operationIdOf(def.method, def.path),
     summary: def.summary,
-    ...(def.description ? { description: def.description } : {}),
+    description: descriptionOf(def),
     tags: [def.tag],
     security: def.credentialHeader
       ? [{ [credentialScheme(def.credentialHeader)]: [] }]

@@ -22,7 +22,10 @@ export interface RouteSpec {
   /** OpenAPI form, `/projects/{project_id}`. */
   path: string;
   summary: string;
+  /** More than the summary says; the OpenAPI description also states who may call (openapi-path.ts). */
   description?: string;
+  /** Overrides the operationId derived from method and path (operation-id.ts). */
+  operationId?: string;
   tag: string;
   auth: AuthRequirement;
   body?: z.ZodType;

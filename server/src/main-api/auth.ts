@@ -8,7 +8,7 @@ import {
   Principal,
 } from '@runledger/core/schemas';
 import { z } from 'zod';
-import { LinkHelp } from '../http/components.js';
+import { LinkHelp } from './components.js';
 import type { JwtSigner } from '../http/jwt.js';
 import type { FixedWindowLimiter } from '../http/rate-limit.js';
 import { withoutRemoteDevLink } from '../http/loopback.js';

@@ -1,5 +1,7 @@
 import type { BlobStore } from '@runledger/core/ports';
 import type { Route } from '../http/route.js';
+
+export { MAIN_API } from './components.js';
 import { apiKeyRoutes } from './api-keys.js';
 import { authRoutes, type AuthRouteDeps } from './auth.js';
 import { decisionRoutes } from './decisions.js';

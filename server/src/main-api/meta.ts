@@ -1,5 +1,5 @@
 import { defineRoute, type Route } from '../http/route.js';
-import { Health } from '../http/components.js';
+import { Health } from './components.js';
 
 export function metaRoutes(): Route[] {
   return [

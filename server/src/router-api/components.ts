@@ -78,6 +78,16 @@ export const ROUTER_API: ApiDescription = {
     'Every state change writes one receipt line to DATA_DIR/receipts/YYYY-MM-DD.receipts.jsonl before the response',
     'is sent. Every non-2xx response is {detail}. See docs/router.md.',
   ].join(' '),
+  tags: {
+    health: 'Liveness of the router API.',
+    admin: 'Counts and registered workers, for operators.',
+    members: 'Members and their yearly memberships.',
+    datasets: 'Datasets and who may use them.',
+    compute: 'Node classes, compute nodes and price quotes.',
+    jobs: 'Jobs: queueing, the manual path and cancellation.',
+    workers:
+      'Workers: registration, heartbeats, leases and the lifecycle of a leased job (worker token).',
+  },
   components: () => namedDefinitions(ROUTER_NAMED),
   securitySchemes: registerWorkerScheme,
 };
