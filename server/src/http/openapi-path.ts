@@ -36,7 +36,9 @@ function errorStatusesOf(def: AnyRouteDef): number[] {
 
 function requireName(schema: unknown, what: string): void {
   if (getRefId(schema as Parameters<typeof getRefId>[0]) === undefined) {
-    throw new Error(`${what} must use a named schema (register it in components.ts)`);
+    throw new Error(
+      `${what} must use a named schema (name it in the API's components.ts: main-api/ or router-api/)`,
+    );
   }
 }
 

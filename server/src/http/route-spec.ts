@@ -34,7 +34,7 @@ export interface RouteSpec {
   status: SuccessStatus;
   /** Other success statuses the handler may pick with setStatus; same body schema. */
   alsoStatus?: readonly SuccessStatus[];
-  /** A named schema (see components.ts); absent for 204 and for `raw` answers. */
+  /** A named schema (see main-api/components.ts, router-api/components.ts); absent for 204 and for `raw` answers. */
   response: z.ZodType | undefined;
   /** The handler writes the answer itself (a file, a PDF, a stream) with this Content-Type. */
   raw?: { contentType: string; description: string };
