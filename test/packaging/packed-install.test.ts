@@ -77,6 +77,25 @@ describe('the packed packages, installed into an empty project', () => {
     }
   });
 
+  it('exports every library subpath with its types, and ships both files', () => {
+    const libraries = packed.filter((p) => p.name !== '@runledger/cli');
+    expect(libraries.length).toBe(4);
+    for (const pkg of libraries) {
+      const entries = Object.entries(pkg.manifest.exports ?? {});
+      expect(entries.length).toBeGreaterThan(0);
+      for (const [subpath, target] of entries) {
+        for (const file of [target.types, target.default]) {
+          expect([pkg.name, subpath, pkg.files]).toEqual([
+            pkg.name,
+            subpath,
+            expect.arrayContaining([file.replace(/^\.\//, '')]),
+          ]);
+        }
+        expect(target.types).toMatch(/\.d\.ts$/);
+      }
+    }
+  });
+
   it('installs verify, core and adapters without the server, each at the version the others name', () => {
     const version = packed[0]!.manifest.version;
     for (const pkg of packed) {
@@ -187,5 +206,5 @@ describe('the packed packages, installed into an empty project', () => {
     expect(ran.stdout).toMatch(
       /^rcpt-000000-[0-9a-f]{8} \{ ok: true, receipts_checked: 1, errors: \[\] \}\n$/,
     );
-  }, 120_000);
+  }, 300_000);
 });

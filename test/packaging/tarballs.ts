@@ -43,6 +43,7 @@ export interface Packed {
     version: string;
     private?: boolean;
     engines?: Record<string, string>;
+    exports?: Record<string, { types: string; default: string }>;
     dependencies?: Record<string, string>;
   };
 }
