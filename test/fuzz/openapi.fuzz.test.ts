@@ -42,6 +42,10 @@ function operationsOf(document: Json): Operation[] {
   return out;
 }
 
+/** A generated value as query text: JSON for objects (some have no prototype, so String() throws). */
+const queryText = (value: unknown): string =>
+  typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
+
 let w: AttackWorld;
 
 /** encodeURIComponent, except that a lone surrogate becomes its raw (invalid) UTF-8 escape. */
@@ -120,7 +124,7 @@ describe(`fuzzing both APIs from their /openapi.json (seed ${SEED})`, () => {
           ),
           query: fc.tuple(
             ...queryParams.map((p) =>
-              fc.option(arbitraryOf(p.schema, components).map(String), { nil: undefined }),
+              fc.option(arbitraryOf(p.schema, components).map(queryText), { nil: undefined }),
             ),
           ),
           body: op.body ? bodyTextOf(arbitraryOf(op.body, components)) : fc.constant(undefined),
