@@ -68,7 +68,9 @@ describe('the public share view', () => {
     expect(page.text).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');
     expect(page.text).toContain(receipt.receipt_id);
     expect(page.text).toContain(receipt.receipt_sha256);
-    expect(page.text).toContain('Verified: the stored payload hashes to receipt_sha256');
+    expect(page.text).toMatch(
+      /Verified as of \d+ \w+ \d{4}, [\d:]+ UTC: the receipt is exactly as it was issued\./,
+    );
     expect(page.text).toContain(`href="${receipt.pdf_url}"`);
     expect(page.text).toMatch(/<svg [^>]*aria-label="QR code of the share link"/);
   });

@@ -102,7 +102,10 @@ export function registerRoute(registry: OpenAPIRegistry, def: AnyRouteDef): void
       status,
       {
         description: ERROR_TEXT[status] ?? 'Error',
-        content: { 'application/json': { schema: ErrorBody } },
+        content: {
+          'application/json': { schema: ErrorBody },
+          ...(def.errorPage ? { 'text/html': { schema: { type: 'string' as const } } } : {}),
+        },
       },
     ]),
   );
