@@ -3614,7 +3614,7 @@ export interface paths {
     };
     /**
      * A receipt’s public view: payload, receipt_sha256 and `verified` (recomputed on every read)
-     * @description No credential: the token is the capability. A client that prefers text/html gets a readable page (no script).
+     * @description No credential: the token is the capability. A client that prefers text/html gets a readable page (no script); an unknown token then gets an HTML 404 page.
      */
     get: {
       parameters: {
@@ -3644,6 +3644,7 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error'];
+            'text/html': string;
           };
         };
         /** @description Not found (or it belongs to another organization) */
@@ -3653,6 +3654,7 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error'];
+            'text/html': string;
           };
         };
         /** @description Server error */
@@ -3709,6 +3711,7 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error'];
+            'text/html': string;
           };
         };
         /** @description Not found (or it belongs to another organization) */
@@ -3718,6 +3721,7 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error'];
+            'text/html': string;
           };
         };
         /** @description Server error */

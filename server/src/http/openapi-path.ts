@@ -104,7 +104,10 @@ export function registerRoute(registry: OpenAPIRegistry, def: AnyRouteDef): void
         description: ERROR_TEXT[status] ?? 'Error',
         content: {
           'application/json': { schema: ErrorBody },
-          ...(def.errorPage ? { 'text/html': { schema: { type: 'string' as const } } } : {}),
+          // The error handler renders a route's page for its own errors; a 500 stays JSON.
+          ...(def.errorPage && status < 500
+            ? { 'text/html': { schema: { type: 'string' as const } } }
+            : {}),
         },
       },
     ]),
