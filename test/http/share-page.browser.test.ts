@@ -1,4 +1,5 @@
-import { mkdtempSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -143,6 +144,26 @@ describe('the share page in Chromium', () => {
       await page.close();
     });
   }
+
+  it('serves the non-Latin receipt as a PDF whose extracted text is what was stored', async () => {
+    const pdf = await api('GET', sharePath(receipts.nonLatin.pdf_url));
+    expect(pdf.status).toBe(200);
+    const file = join(shots, 'non-latin.pdf');
+    writeFileSync(file, Buffer.from(pdf.bytes));
+    const text = execFileSync('pdftotext', ['-layout', '-enc', 'UTF-8', file, '-'], {
+      encoding: 'utf8',
+    })
+      .replace(/[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '')
+      .replace(/\s+/g, ' ');
+    for (const value of [NON_LATIN.project, NON_LATIN.title]) expect(text).toContain(value);
+    // The label ends in Hebrew inside a Latin line: drawn in bidi order (tokens.test.ts), while
+    // pdftotext regroups the punctuation next to a right-to-left run, so each run is checked alone.
+    expect(text).toMatch(/log · журнал .*שלום/);
+    // The note is a right-to-left paragraph with a Latin run: pdftotext gives the runs in the order
+    // they stand on the page (the trailing ✓ takes the paragraph's direction, so it is at the left).
+    expect(text).toContain('Note ✓ geprüft — مرحبا بالعالم');
+    expect(text).toContain(`Approved by ada@example.com (${ada.userId})`);
+  });
 
   it('gives a browser an HTML 404 page for an unknown link while JSON clients keep JSON', async () => {
     const path = `/share/${'A'.repeat(43)}`;

@@ -1,6 +1,7 @@
 import PDFDocument from 'pdfkit';
 import type { RunReceiptPayload, ShareView } from '@runledger/core';
 import { registerFaces } from './pdf/fonts.js';
+import { isolate } from './pdf/tokens.js';
 import { textWidth, writeLine, writeText, type TextStyle } from './pdf/write.js';
 import { qrModules } from './qr.js';
 import { personName, readableTime, runPayloadOf } from './view.js';
@@ -43,7 +44,7 @@ function field(doc: Doc, label: string, value: string, style: Partial<TextStyle>
   doc.y = Math.max(doc.y, top + 14);
 }
 
-const withId = (name: string, id: string) => (name === id ? id : `${name} (${id})`);
+const withId = (name: string, id: string) => (name === id ? id : `${isolate(name)} (${id})`);
 
 function runSections(doc: Doc, p: RunReceiptPayload, view: ShareView, altered: boolean): void {
   heading(doc, 'Run', altered);
@@ -55,7 +56,11 @@ function runSections(doc: Doc, p: RunReceiptPayload, view: ShareView, altered: b
     'Created',
     `${readableTime(p.run.created_at)} by ${withId(personName(view.created_by, p.run.created_by), p.run.created_by)}`,
   );
-  field(doc, 'Rulebook', `${p.flight_sheet.slug} ${p.flight_sheet.version} (${p.flight_sheet.id})`);
+  field(
+    doc,
+    'Rulebook',
+    `${isolate(p.flight_sheet.slug)} ${p.flight_sheet.version} (${p.flight_sheet.id})`,
+  );
   field(doc, 'Receipt issued', `${readableTime(p.minted_at)} (${p.minted_at})`);
 
   heading(doc, 'Verdict and approval', altered);
@@ -75,7 +80,7 @@ function runSections(doc: Doc, p: RunReceiptPayload, view: ShareView, altered: b
     doc.y += 3;
     writeText(
       doc,
-      `${STATUS_WORDS[c.status]} · tier ${c.tier} · ${c.kind === 'auto' ? 'automatic' : 'reviewer'} · ${c.key}`,
+      `${STATUS_WORDS[c.status]} · tier ${c.tier} · ${c.kind === 'auto' ? 'automatic' : 'reviewer'} · ${isolate(c.key)}`,
       box(doc),
       { ...BODY, bold: true, color: c.status === 'flag' ? RED : '#000' },
     );
@@ -86,7 +91,7 @@ function runSections(doc: Doc, p: RunReceiptPayload, view: ShareView, altered: b
   heading(doc, `Evidence (${p.evidence.length})`, altered);
   if (p.evidence.length === 0) writeText(doc, 'None.', box(doc), BODY);
   for (const e of p.evidence) {
-    writeText(doc, `${e.kind} · ${e.label} · ${e.size} bytes`, box(doc), BODY);
+    writeText(doc, `${isolate(e.kind)} · ${isolate(e.label)} · ${e.size} bytes`, box(doc), BODY);
     writeText(doc, `SHA-256 ${e.sha256}`, box(doc, 12), { size: 8, color: MUTED });
   }
 }
@@ -214,7 +219,7 @@ export function sharePdf(view: ShareView): Promise<Buffer> {
   doc.y = top;
   writeText(doc, 'runledger receipt', beside, { size: 18, bold: true });
   writeText(doc, receipt.receipt_id, beside, { size: 12 });
-  writeText(doc, `Issued by ${view.org_name}`, beside, { ...BODY, color: MUTED });
+  writeText(doc, `Issued by ${isolate(view.org_name)}`, beside, { ...BODY, color: MUTED });
   writeText(doc, `Scan or open: ${shareUrl}`, beside, { size: 8, color: MUTED });
   doc.y = Math.max(doc.y, top + qrSide) + 10;
   writeText(doc, v.headline, box(doc), { size: 11, bold: true, color: v.ok ? GREEN : RED });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { missingGlyph, tokenize, visualOrder } from './tokens.js';
+import { isolate, missingGlyph, tokenize, visualOrder } from './tokens.js';
 
 const drawn = (text: string) =>
   visualOrder(tokenize(text).tokens)
@@ -37,6 +37,12 @@ describe('PDF text tokens', () => {
     // Left to right on the page: the logical ")" drawn as "(", the word, the logical "(" drawn as ")".
     expect(drawn('שלום (עולם)')).toBe('(עולם) שלום');
     expect(drawn('a (b)')).toBe('a (b)');
+  });
+
+  it('keep an isolated stored string from pulling the number after it into its direction', () => {
+    // Without isolation the bidi algorithm draws "2 · שלום": the number joins the Hebrew run.
+    expect(drawn('log · журнал שלום · 2 bytes')).toBe('log · журнал 2 · שלום bytes');
+    expect(drawn(`log · ${isolate('журнал שלום')} · 2 bytes`)).toBe('log · журнал שלום · 2 bytes');
   });
 
   it('turn a character no face has into a visible marker of its code point', () => {

@@ -29,6 +29,11 @@ const isCjk = (cp: number) =>
   (cp >= 0x20000 && cp <= 0x3134f);
 
 const RTL_FACES: ReadonlySet<FaceName> = new Set(['hebrew', 'arabic']);
+const BIDI_CONTROL = /^[\u200e\u200f\u202a-\u202e\u2066-\u2069]$/u;
+
+/** Stored text set inside a sentence, isolated (FSI … PDI) so its direction cannot reorder the words around it. */
+export const isolate = (text: string) => `\u2068${text}\u2069`;
+
 /** Punctuation and symbols: characters with no direction of their own. */
 const NEUTRAL = /^[\p{P}\p{S}]$/u;
 
@@ -58,6 +63,8 @@ export function tokenize(paragraph: string): { tokens: Token[]; rtl: boolean } {
     const cp = ch.codePointAt(0) as number;
     const level = levels[index] ?? 0;
     index += ch.length;
+    // Bidi controls (marks, embeddings, isolates) steer the levels above and are never drawn.
+    if (BIDI_CONTROL.test(ch)) continue;
     const space = /\s/u.test(ch);
     const prev = tokens.at(-1);
     // Punctuation inside right-to-left text stays with its word when that word's face has it, so the
