@@ -100,6 +100,12 @@ function runSections(p: RunReceiptPayload, view: ShareView): string {
   ].join('\n');
 }
 
+/** The escaped line with the verify page's address made a link. */
+const linked = (html: string, url: string) => {
+  const escaped = escapeHtml(url);
+  return html.replace(escaped, `<a href="${escaped}">${escaped}</a>`);
+};
+
 function verificationSection(v: Verification): string {
   return [
     '<h2>What was checked</h2>',
@@ -115,7 +121,7 @@ function verificationSection(v: Verification): string {
     ),
     `<p id="authorship">${escapeHtml(v.authorship)}</p>`,
     '<h2>Check it yourself</h2>',
-    `<ol id="how-to">${v.howTo.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ol>`,
+    `<ol id="how-to">${v.howTo.map((line) => `<li>${linked(escapeHtml(line), v.verifyUrl)}</li>`).join('')}</ol>`,
   ].join('\n');
 }
 

@@ -195,6 +195,9 @@ describe('share PDF', () => {
     expect(text).not.toContain('not yet proven');
     const html = shareHtml(view(payload('t'), true, extra));
     expect(html).toContain('1a2b3c4d');
+    expect(html).toContain(
+      '<a href="http://localhost:8080/verify">http://localhost:8080/verify</a>',
+    );
     expect(html).not.toContain('not yet proven');
   });
 

@@ -107,6 +107,8 @@ export interface Verification {
   authorship: string;
   /** How to check it oneself, one instruction a line. */
   howTo: string[];
+  /** The deployment's `/verify` page, named in `howTo`. */
+  verifyUrl: string;
 }
 
 export function verificationOf(view: ShareView): Verification {
@@ -147,5 +149,6 @@ export function verificationOf(view: ShareView): Verification {
       `Run: runledger-verify receipt share.json --key <vkey>, with <vkey> ${keyHint} (published at ${view.base_url}/.well-known/runledger-keys.json)`,
       `Or open ${view.base_url}/verify and drop share.json there.`,
     ],
+    verifyUrl: `${view.base_url}/verify`,
   };
 }
