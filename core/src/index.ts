@@ -19,7 +19,7 @@ export type { FlightSheetUseCases } from './flight-sheets/api.js';
 export type { EvidenceFile, FileEvidenceInput, RunUseCases } from './runs/api.js';
 export type { IncidentUseCases } from './incidents/api.js';
 export type { LedgerUseCases } from './ledger/api.js';
-export type { ShareUseCases, ShareView } from './share/api.js';
+export type { ShareFailure, SharePerson, ShareUseCases, ShareView } from './share/api.js';
 export type { RouterUseCases, WorkerActor } from './router/api.js';
 export type { TribunalUseCases } from './tribunal/api.js';
 

@@ -10,6 +10,7 @@ import {
   sharePath,
   type MintedReceipt,
 } from '../helpers/runs.js';
+import { openRawDb } from '../helpers/sqlite.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const HOSTILE = '<script>alert("x")</script><img src=x onerror=alert(1)>';
@@ -68,7 +69,9 @@ describe('the public share view', () => {
     expect(page.text).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');
     expect(page.text).toContain(receipt.receipt_id);
     expect(page.text).toContain(receipt.receipt_sha256);
-    expect(page.text).toContain('Verified: the stored payload hashes to receipt_sha256');
+    expect(page.text).toMatch(
+      /Verified as of \d+ \w+ \d{4}, [\d:]+ UTC: the receipt is exactly as it was issued\./,
+    );
     expect(page.text).toContain(`href="${receipt.pdf_url}"`);
     expect(page.text).toMatch(/<svg [^>]*aria-label="QR code of the share link"/);
   });
@@ -84,6 +87,33 @@ describe('the public share view', () => {
     expect(text).toContain(`runledger receipt ${receipt.receipt_id}`);
     expect(text).toContain(receipt.receipt_sha256);
     expect(text.trimEnd().endsWith('%%EOF')).toBe(true);
+  });
+
+  it('names the project and the approver from the organization’s records, keeping the ids', async () => {
+    const page = await api('GET', sharePath(receipt.share_url), {
+      headers: { accept: 'text/html' },
+    });
+    expect(page.text).toMatch(/<bdi>project<\/bdi> <span class="muted">\(<code>prj_/);
+    expect(page.text).toContain(
+      `<strong><bdi>ada@example.com</bdi></strong> <span class="muted">(<code>${ada.userId}</code>)`,
+    );
+  });
+
+  it('never shows another organization’s person, whatever id a payload names', async () => {
+    const eve = await signIn(api, 'eve@example.com');
+    const db = await openRawDb(server.dataDir);
+    const changed = await db.run(
+      `UPDATE receipts SET payload_text = replace(payload_text, ?, ?) WHERE receipt_id = ?`,
+      [`"decided_by":"${ada.userId}"`, `"decided_by":"${eve.userId}"`, receipt.receipt_id],
+    );
+    await db.close();
+    expect(changed).toBe(1);
+    const page = await api('GET', sharePath(receipt.share_url), {
+      headers: { accept: 'text/html' },
+    });
+    expect(page.text).toContain('NOT VERIFIED');
+    expect(page.text).toContain(eve.userId);
+    expect(page.text).not.toContain('eve@example.com');
   });
 
   it('never reveals the share token of a receipt to another organization', async () => {

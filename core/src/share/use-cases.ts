@@ -4,7 +4,8 @@ import type { ReceiptRecord } from '../ports/storage.js';
 import { pdfUrl, shareUrl } from '../receipts/share.js';
 import type { PublicReceipt } from '../schemas/receipt.js';
 import type { Deps } from '../deps.js';
-import type { ShareUseCases, ShareView } from './api.js';
+import { nowIso } from '../time.js';
+import type { ShareFailure, SharePerson, ShareUseCases, ShareView } from './api.js';
 
 /** A share token is 32 bytes in base64url (43 characters); anything else cannot exist. */
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
@@ -16,6 +17,13 @@ const TOKEN = /^[A-Za-z0-9_-]{43}$/;
  * and the payload belongs to the receipt's organization.
  */
 export function toPublicReceipt(row: ReceiptRecord, receiptPrefix: string): PublicReceipt {
+  return checkReceipt(row, receiptPrefix).receipt;
+}
+
+function checkReceipt(
+  row: ReceiptRecord,
+  receiptPrefix: string,
+): { receipt: PublicReceipt; failures: ShareFailure[] } {
   let payload: Record<string, unknown> = {};
   try {
     const parsed: unknown = JSON.parse(row.payload_text);
@@ -25,14 +33,25 @@ export function toPublicReceipt(row: ReceiptRecord, receiptPrefix: string): Publ
   } catch {
     // An unreadable payload is shown empty and unverified.
   }
-  const { ok: verified } = verifyReceipt(row, { receiptPrefix, expectedOrgId: row.org_id });
+  const result = verifyReceipt(row, { receiptPrefix, expectedOrgId: row.org_id });
   return {
-    receipt_id: row.receipt_id,
-    org_seq: row.org_seq,
-    receipt_sha256: row.receipt_sha256,
-    payload,
-    verified,
+    receipt: {
+      receipt_id: row.receipt_id,
+      org_seq: row.org_seq,
+      receipt_sha256: row.receipt_sha256,
+      payload,
+      verified: result.ok,
+    },
+    failures: result.errors.map(({ code, message }) => ({ code, message })),
   };
+}
+
+/** A string field of a nested payload object, read without trusting the payload's shape. */
+function stringAt(payload: Record<string, unknown>, parent: string, key: string): string | null {
+  const inner = payload[parent];
+  if (inner === null || typeof inner !== 'object') return null;
+  const value = (inner as Record<string, unknown>)[key];
+  return typeof value === 'string' && value.length > 0 ? value : null;
 }
 
 export function shareUseCases(deps: Deps): ShareUseCases {
@@ -53,13 +72,41 @@ export function shareUseCases(deps: Deps): ShareUseCases {
       return toPublicReceipt((await read(token)).row, config.receiptPrefix);
     },
     async view(token): Promise<ShareView> {
-      const { row, org } = await read(token);
+      if (!TOKEN.test(token)) throw notFound('receipt');
+      // One read: the row, its organization and the names the page shows, as of the same moment.
+      const found = await storage.read(async (tx) => {
+        const row = await tx.receipts.byShareToken(token);
+        if (!row) return null;
+        const checked = checkReceipt(row, config.receiptPrefix);
+        const payload = checked.receipt.payload;
+        // Names come from this organization's own records only (members, projects), whatever ids a
+        // payload holds: a tampered payload cannot reveal another organization's people.
+        const person = async (id: string | null): Promise<SharePerson | null> =>
+          id === null
+            ? null
+            : { id, email: (await tx.memberships.get(row.org_id, id))?.email ?? null };
+        const projectId = stringAt(payload, 'run', 'project_id');
+        const project = projectId === null ? null : await tx.projects.get(row.org_id, projectId);
+        return {
+          row,
+          checked,
+          org: await tx.orgs.byId(row.org_id),
+          project_name: project?.name ?? null,
+          created_by: await person(stringAt(payload, 'run', 'created_by')),
+          approved_by: await person(stringAt(payload, 'approval', 'decided_by')),
+        };
+      });
+      if (!found) throw notFound('receipt');
+      const { row, checked, org, ...names } = found;
       return {
-        receipt: toPublicReceipt(row, config.receiptPrefix),
+        receipt: checked.receipt,
         org_name: org?.name ?? row.org_id,
+        ...names,
         created_at: row.created_at,
         share_url: shareUrl(config.publicBaseUrl, row.share_token),
         pdf_url: pdfUrl(config.publicBaseUrl, row.share_token),
+        base_url: config.publicBaseUrl.replace(/\/+$/, ''),
+        verification: { checked_at: nowIso(deps.clock), failures: checked.failures },
       };
     },
   };

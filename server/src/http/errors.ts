@@ -1,6 +1,8 @@
 import { RunledgerError, type RunledgerErrorCode } from '@runledger/core';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
+import { prefersHtml } from './negotiation.js';
+import type { ErrorPage } from './route-spec.js';
 // Brings in the Request.id augmentation.
 import type {} from './request-id.js';
 
@@ -56,7 +58,15 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       if (error instanceof RateLimitedError) {
         res.setHeader('Retry-After', String(error.retryAfterSeconds));
       }
-      res.status(STATUS_OF[error.code]).json({ detail: error.message });
+      const status = STATUS_OF[error.code];
+      // A route that has a page for browsers (the share page) gets its error as a page too.
+      const page = res.locals.errorPage as ErrorPage | undefined;
+      if (page !== undefined && prefersHtml(req)) {
+        res.setHeader('Content-Security-Policy', page.csp);
+        res.status(status).type('html').send(page.render(status, error.message));
+        return;
+      }
+      res.status(status).json({ detail: error.message });
       return;
     }
     // The router's URIError for a malformed percent-escape carries the raw segment (a share token,

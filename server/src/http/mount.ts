@@ -20,6 +20,7 @@ const expressPathOf = (path: string) => path.replace(/\{([A-Za-z0-9_]+)\}/g, ':$
 /** One request through a declared route: content type, authentication, precondition, parsing, handler, answer. */
 async function run(def: AnyRouteDef, req: Request, res: Response, deps: HttpDeps): Promise<void> {
   res.locals.route = def.path;
+  if (def.errorPage) res.locals.errorPage = def.errorPage;
   if (!acceptsRequestType(def, req, res)) return;
   const actor = await authenticate(req, def.auth, deps.runledger, deps.signer);
   def.precondition?.(req);

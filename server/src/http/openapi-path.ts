@@ -130,7 +130,13 @@ export function registerRoute(registry: OpenAPIRegistry, def: AnyRouteDef): void
       status,
       {
         description: ERROR_TEXT[status] ?? 'Error',
-        content: { 'application/json': { schema: ErrorBody } },
+        content: {
+          'application/json': { schema: ErrorBody },
+          // The error handler renders a route's page for its own errors; a 500 stays JSON.
+          ...(def.errorPage && status < 500
+            ? { 'text/html': { schema: { type: 'string' as const } } }
+            : {}),
+        },
       },
     ]),
   );

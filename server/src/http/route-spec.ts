@@ -58,6 +58,17 @@ export interface RouteSpec {
    * signature over the raw body), and is parsed as JSON for `body` afterwards.
    */
   rawBody?: true;
+  /**
+   * A client that prefers text/html gets an error of this route as this page instead of JSON (a
+   * browser following a share link); documented as text/html beside JSON on every error status.
+   */
+  errorPage?: ErrorPage;
+}
+
+/** An error as an HTML page, with the Content-Security-Policy that page is served under. */
+export interface ErrorPage {
+  csp: string;
+  render(status: number, detail: string): string;
 }
 
 /** The schemas and choices of one declaration that type its handler (defineRoute infers them). */

@@ -2,7 +2,7 @@ import type { Runledger, ShareView } from '@runledger/core';
 import { PublicReceipt } from '@runledger/core/schemas';
 import { defineRoute, type Route } from '../http/route.js';
 import { safeFilename } from '../http/streaming.js';
-import { SHARE_PAGE_CSP, shareHtml, sharePdf } from './share-page/index.js';
+import { SHARE_ERROR_PAGE, SHARE_PAGE_CSP, shareHtml, sharePdf } from './share-page/index.js';
 import { ShareParams } from './params.js';
 import type { Response } from 'express';
 
@@ -11,6 +11,7 @@ function shareHeaders(res: Response): void {
   res.setHeader('Cache-Control', 'no-store');
   res.setHeader('X-Robots-Tag', 'noindex, nofollow');
   res.setHeader('Referrer-Policy', 'no-referrer');
+  res.setHeader('Content-Security-Policy', SHARE_PAGE_CSP);
 }
 
 export function shareRoutes({ runledger }: { runledger: Runledger }): Route[] {
@@ -21,13 +22,14 @@ export function shareRoutes({ runledger }: { runledger: Runledger }): Route[] {
       summary:
         'A receipt’s public view: payload, receipt_sha256 and `verified` (recomputed on every read)',
       description:
-        'No credential: the token is the capability. A client that prefers text/html gets a readable page (no script).',
+        'No credential: the token is the capability. A client that prefers text/html gets a readable page (no script); an unknown token then gets an HTML 404 page.',
       tag: 'share',
       auth: 'none',
       params: ShareParams,
       status: 200,
       response: PublicReceipt,
       errors: [404],
+      errorPage: SHARE_ERROR_PAGE,
       html: (_receipt, res) => shareHtml((res.locals as { shareView: ShareView }).shareView),
       handler: async ({ params, req, res }) => {
         shareHeaders(res);
@@ -35,7 +37,6 @@ export function shareRoutes({ runledger }: { runledger: Runledger }): Route[] {
         if (!wantsHtml) return runledger.share.get(params.share_token);
         const view = await runledger.share.view(params.share_token);
         res.locals.shareView = view;
-        res.setHeader('Content-Security-Policy', SHARE_PAGE_CSP);
         return view.receipt;
       },
     }),
@@ -51,10 +52,11 @@ export function shareRoutes({ runledger }: { runledger: Runledger }): Route[] {
       response: undefined,
       raw: { contentType: 'application/pdf', description: 'A PDF document' },
       errors: [404],
+      errorPage: SHARE_ERROR_PAGE,
       handler: async ({ params, res }) => {
+        shareHeaders(res);
         const view = await runledger.share.view(params.share_token);
         const pdf = await sharePdf(view);
-        shareHeaders(res);
         res.status(200);
         res.setHeader('Content-Type', 'application/pdf');
         res.setHeader(
