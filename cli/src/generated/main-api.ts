@@ -849,7 +849,7 @@ export interface paths {
     };
     /**
      * A receipt’s public view: payload, receipt_sha256 and `verified` (recomputed on every read)
-     * @description No credential: the token is the capability. A client that prefers text/html gets a readable page (no script).
+     * @description No credential: the token is the capability. A client that prefers text/html gets a readable page (no script); an unknown token then gets an HTML 404 page.
      *
      *     Needs no credentials.
      */
@@ -4799,6 +4799,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Error'];
+          'text/html': string;
         };
       };
       /** @description Not found (or it belongs to another organization) */
@@ -4808,6 +4809,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Error'];
+          'text/html': string;
         };
       };
       /** @description Server error */
@@ -4848,6 +4850,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Error'];
+          'text/html': string;
         };
       };
       /** @description Not found (or it belongs to another organization) */
@@ -4857,6 +4860,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Error'];
+          'text/html': string;
         };
       };
       /** @description Server error */
