@@ -122,11 +122,11 @@ export class Connection {
     try {
       await raw.exec(BEGIN[mode]);
       const result = await fn(handle.sql);
-      handle.end();
+      await handle.end();
       await raw.exec('COMMIT');
       return result;
     } catch (error) {
-      handle.end();
+      await handle.end();
       await raw.exec('ROLLBACK').catch(() => {
         broken = true;
       });
