@@ -28,6 +28,11 @@ export interface StartOptions {
   clock?: Clock;
   mailer?: Mailer;
   logger?: Logger;
+  /**
+   * On PostgreSQL, whose clock fenced lease and claim expiry compare against: the database's
+   * (default, so instances with skewed clocks agree) or `clock` (tests that move a manual clock).
+   */
+  expiryClock?: 'database' | 'caller';
 }
 
 export interface RunningServer {
@@ -55,7 +60,10 @@ export async function startServer(
   const storage =
     config.databaseUrl === null
       ? await openSqliteStorage({ file: join(config.dataDir, 'runledger.sqlite') })
-      : await openPostgresStorage({ connectionString: config.databaseUrl });
+      : await openPostgresStorage({
+          connectionString: config.databaseUrl,
+          clock: options.expiryClock ?? 'database',
+        });
   const opened: Array<() => Promise<void>> = [() => storage.close()];
   // Undo in reverse order of opening; used both when start-up fails half way and on close.
   const closeOpened = async () => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManualClock } from '@runledger/core/testing';
 import { loadConfig, startServer, type ServerConfig, type StartOptions } from '@runledger/server';
+import { freshSchemaUrl, type Engine } from './postgres.js';
 
 /** A clock the test moves by hand: link expiry, JWT expiry and rate-limit windows without sleeping. */
 export { ManualClock };
@@ -21,13 +22,15 @@ export interface TestServer {
 }
 
 /**
- * A real server (both listeners on free loopback ports) over a real SQLite file and real receipt files
- * in a fresh temp DATA_DIR. The sweeper interval is an hour so only `sweepLeases()` expires leases.
+ * A real server (both listeners on free loopback ports) over a real SQLite file (or, with
+ * `engine: 'postgres'`, a fresh PostgreSQL schema) and real receipt files in a fresh temp DATA_DIR. The sweeper interval is an hour so only `sweepLeases()` expires leases.
  */
 export async function startTestServer(
   env: Record<string, string> = {},
-  options: Pick<StartOptions, 'logger'> = {},
+  options: Pick<StartOptions, 'logger'> & { engine?: Engine } = {},
 ): Promise<TestServer> {
+  const { engine = 'sqlite', ...startOptions } = options;
+  const databaseUrl = engine === 'postgres' ? await freshSchemaUrl() : null;
   const dataDir = await mkdtemp(join(tmpdir(), 'runledger-http-'));
   const config = loadConfig({
     DATA_DIR: dataDir,
@@ -38,13 +41,17 @@ export async function startTestServer(
     ROUTER_PORT: '0',
     ROUTER_HOST: '127.0.0.1',
     ROUTER_SWEEP_SECONDS: '3600',
+    ...(databaseUrl === null ? {} : { DATABASE_URL: databaseUrl }),
     ...env,
   });
   const clock = new ManualClock();
-  const server = await startServer(config, { clock, ...options }).catch(async (error: unknown) => {
-    await rm(dataDir, { recursive: true, force: true });
-    throw error;
-  });
+  // Fenced expiry follows the manual clock the test moves, on PostgreSQL too.
+  const server = await startServer(config, { clock, expiryClock: 'caller', ...startOptions }).catch(
+    async (error: unknown) => {
+      await rm(dataDir, { recursive: true, force: true });
+      throw error;
+    },
+  );
   return {
     url: server.url,
     routerUrl: server.routerUrl,

@@ -50,7 +50,7 @@ describe('migration 5 (incidents, payment events, dataset staging)', () => {
 
     const storage = await openSqliteStorage({ file: join(dir, 'runledger.sqlite') });
     try {
-      const [ready, staging, grant] = await storage.transaction(async (tx) => [
+      const [ready, staging, grant] = await storage.write(async (tx) => [
         await tx.datasets.byId('dst_ready'),
         await tx.datasets.byId('dst_staging'),
         await tx.datasets.accessOf('dst_ready', 'mbr_1'),

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tokenOfLink, signIn } from '../helpers/auth.js';
 import { apiClient, type Api } from '../helpers/openapi.js';
@@ -154,4 +155,72 @@ describe.skipIf(postgresSkipped)('two server processes on one PostgreSQL databas
       expect(members.body.members.filter((m) => m.role === 'owner')).toHaveLength(1);
     }
   });
+
+  it('keeps one receipt per run and gapless, forkless chains under random interleavings of mints over both servers', async () => {
+    /** One mint call: which org, which of its runs, which server, and how many turns it waits first. */
+    const call = fc.record({
+      org: fc.integer({ min: 0, max: 1 }),
+      run: fc.integer({ min: 0, max: 2 }),
+      server: fc.integer({ min: 0, max: 1 }),
+      wait: fc.integer({ min: 0, max: 4 }),
+    });
+    let round = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(call, { minLength: 1, maxLength: 16 }), async (calls) => {
+        round += 1;
+        // Two fresh organizations, each with three approved runs (made one after another).
+        const orgs: Array<{ token: string; runs: string[] }> = [];
+        for (let o = 0; o < 2; o++) {
+          const owner = await signIn(main[o]!, `interleave${round}.${o}@example.com`);
+          const project = await newProject(main[o]!, owner.token);
+          const runs: string[] = [];
+          for (let r = 0; r < 3; r++) runs.push(await approvedRun(main[o]!, owner.token, project));
+          orgs.push({ token: owner.token, runs });
+        }
+        const answers = await Promise.all(
+          calls.map(async (c) => {
+            for (let turn = 0; turn < c.wait; turn++) await new Promise(setImmediate);
+            const answer = await main[c.server]!<{ receipt_id: string; org_seq: number }>(
+              'POST',
+              `/runs/${orgs[c.org]!.runs[c.run]}/receipt`,
+              { token: orgs[c.org]!.token },
+            );
+            return { ...c, status: answer.status, body: answer.body };
+          }),
+        );
+        for (const [o, org] of orgs.entries()) {
+          const mine = answers.filter((a) => a.org === o);
+          // Exactly one 201 per run minted, every other caller of that run its receipt with 200.
+          const byRun = new Map<number, typeof mine>();
+          for (const a of mine) byRun.set(a.run, [...(byRun.get(a.run) ?? []), a]);
+          for (const same of byRun.values()) {
+            expect(same.map((a) => a.status).sort()).toEqual([
+              ...Array<number>(same.length - 1).fill(200),
+              201,
+            ]);
+            expect(new Set(same.map((a) => a.body.receipt_id)).size).toBe(1);
+          }
+          // The chain holds exactly the acknowledged receipts, at the seqs they were answered with.
+          const ledger = await main[1 - o]!<{
+            entries: Array<{ receipt_id: string; org_seq: number; parent_hash: string }>;
+          }>('GET', '/ledger?limit=50', { token: org.token });
+          expect(ledger.status).toBe(200);
+          expect(ledger.body.entries.map((e) => e.org_seq)).toEqual(
+            Array.from({ length: byRun.size }, (_, i) => i),
+          );
+          const acknowledged = new Map(mine.map((a) => [a.body.receipt_id, a.body.org_seq]));
+          expect(new Map(ledger.body.entries.map((e) => [e.receipt_id, e.org_seq]))).toEqual(
+            acknowledged,
+          );
+          const verified = await main[o]!<{ ok: boolean; receipts_checked: number }>(
+            'GET',
+            '/ledger/verify',
+            { token: org.token },
+          );
+          expect(verified.body).toMatchObject({ ok: true, receipts_checked: byRun.size });
+        }
+      }),
+      { numRuns: 6 },
+    );
+  }, 300_000);
 });

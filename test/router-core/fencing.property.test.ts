@@ -61,7 +61,7 @@ describe.each(engines)('%s', (engine) => {
   }
 
   async function rows(w: RouterCoreWorld, ids: string[]): Promise<(JobRecord | null)[]> {
-    return w.storage.transaction(async (tx) => Promise.all(ids.map((id) => tx.jobs.byId(id))));
+    return w.storage.write(async (tx) => Promise.all(ids.map((id) => tx.jobs.byId(id))));
   }
 
   function call(

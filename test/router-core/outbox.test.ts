@@ -16,7 +16,7 @@ describe.each(engines)('%s', (engine) => {
   });
 
   async function outboxRows(w: RouterCoreWorld) {
-    return w.storage.transaction((tx) => tx.routerOutbox.list(1000));
+    return w.storage.write((tx) => tx.routerOutbox.list(1000));
   }
 
   /** Where a simulated crash left each receipt. */
@@ -30,7 +30,7 @@ describe.each(engines)('%s', (engine) => {
         const written = receipt(1, at);
         const lost = receipt(2, at);
         // Crash after append, before the outbox delete; and crash after commit, before the append.
-        await w.storage.transaction(async (tx) => {
+        await w.storage.write(async (tx) => {
           await tx.routerOutbox.insert(written);
           await tx.routerOutbox.insert(lost);
         });
@@ -82,7 +82,7 @@ describe.each(engines)('%s', (engine) => {
                   r: receipt(n, new Date(base + p.day * 86_400_000 + n).toISOString()),
                 }))
                 .sort((a, b) => a.r.created_at.localeCompare(b.r.created_at));
-              await w.storage.transaction(async (tx) => {
+              await w.storage.write(async (tx) => {
                 for (const p of all) if (p.fate !== 'line_only') await tx.routerOutbox.insert(p.r);
               });
               for (const p of all) if (p.fate !== 'row_only') await w.sink.append(p.r);
@@ -125,7 +125,7 @@ describe.each(engines)('%s', (engine) => {
           broken.router.registerWorker({ name: 'w', node_class: 'gpu_a_96gb' }),
         ).rejects.toThrow('disk full');
         // The change committed with its receipt row; no line was written.
-        expect(await w.storage.transaction((tx) => tx.workers.count())).toBe(1);
+        expect(await w.storage.write((tx) => tx.workers.count())).toBe(1);
         const [row] = await outboxRows(w);
         expect(row?.type).toBe('worker_registered');
         await w.restart();

@@ -40,7 +40,7 @@ describe.each(engines)('%s', (engine) => {
   }
 
   async function jobRow(jobId: string) {
-    return w.storage.transaction((tx) => tx.jobs.byId(jobId));
+    return w.storage.write((tx) => tx.jobs.byId(jobId));
   }
 
   describe('the worker contract', () => {

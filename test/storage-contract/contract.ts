@@ -98,7 +98,7 @@ export function describeStorageContract(
     afterEach(async () => {
       await storage.close();
     });
-    const tx = <T>(fn: (r: Repositories) => Promise<T>) => storage.transaction(fn);
+    const tx = <T>(fn: (r: Repositories) => Promise<T>) => storage.write(fn);
 
     describe('users and orgs', () => {
       it('finds a user by id and by e-mail, and nothing for unknown ones', async () => {

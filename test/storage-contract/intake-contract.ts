@@ -147,7 +147,7 @@ async function allPages<R>(
 export function describeIntakeStorageContract(name: string, open: () => Promise<Storage>): void {
   describe(`intake storage contract: ${name}`, () => {
     let storage: Storage;
-    const tx = <T>(fn: (r: Repositories) => Promise<T>) => storage.transaction(fn);
+    const tx = <T>(fn: (r: Repositories) => Promise<T>) => storage.write(fn);
     beforeEach(async () => {
       storage = await open();
       await tx(async (r) => {

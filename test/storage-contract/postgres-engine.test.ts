@@ -163,4 +163,34 @@ describe.skipIf(postgresSkipped)('postgres engine', () => {
       await storage.close();
     }
   });
+
+  it('leases the oldest queued job through the jobs_queue index and reads the chain head as one index row, without sorting', async () => {
+    const { url, schema } = await freshSchema();
+    const storage = await openPostgresStorage({ connectionString: url, schema });
+    await storage.close();
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      // An empty table tempts the planner to scan it; with scans priced out, a plan that still
+      // sorts would show that the index cannot serve the ORDER BY.
+      await client.query(`SET search_path TO ${schema}`);
+      await client.query('SET enable_seqscan = off');
+      const plan = async (sql: string) =>
+        (await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`)).rows
+          .map((r) => r['QUERY PLAN'])
+          .join('\n');
+      const lease = await plan(
+        "SELECT * FROM jobs WHERE node_class = 'g' AND status = 'queued' ORDER BY created_at, job_id LIMIT 1",
+      );
+      expect(lease).toMatch(/Index Scan using jobs_queue on jobs/);
+      expect(lease).not.toMatch(/Sort/);
+      const head = await plan(
+        "SELECT org_seq, receipt_sha256 FROM receipts WHERE org_id = 'o' ORDER BY org_seq DESC LIMIT 1",
+      );
+      expect(head).toMatch(/Index Scan Backward using \w+ on receipts/);
+      expect(head).not.toMatch(/Sort/);
+    } finally {
+      await client.end();
+    }
+  });
 });

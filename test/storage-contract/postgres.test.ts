@@ -26,7 +26,7 @@ describe.skipIf(postgresSkipped)('PostgreSQL adapter', () => {
     it('never forks a chain: 20 concurrent mints in one org, each under the chain lock, take org_seq 0..19', async () => {
       const storage = await openFresh();
       try {
-        await storage.transaction(async (tx) => {
+        await storage.write(async (tx) => {
           await tx.orgs.insert({ id: 'org_1', name: 'Org', created_at: T0 });
           const project = { id: 'prj_1', org_id: 'org_1', name: 'P', created_at: T0 };
           await tx.projects.insert({ ...project, created_by: 'usr_1' });
@@ -70,7 +70,7 @@ describe.skipIf(postgresSkipped)('PostgreSQL adapter', () => {
             }),
           ),
         );
-        const chain = await storage.transaction((tx) => tx.receipts.chunk('org_1', -1, 100, 100));
+        const chain = await storage.write((tx) => tx.receipts.chunk('org_1', -1, 100, 100));
         expect(chain.map((r) => r.org_seq)).toEqual(Array.from({ length: 20 }, (_, i) => i));
         chain.forEach((r, i) => {
           expect(r.parent_hash).toBe(i === 0 ? GENESIS : chain[i - 1]?.receipt_sha256);
@@ -83,11 +83,11 @@ describe.skipIf(postgresSkipped)('PostgreSQL adapter', () => {
     it('migrates once: reopening a migrated schema keeps its data', async () => {
       const { url, schema } = await freshSchema();
       const first = await openPostgresStorage({ connectionString: url, schema });
-      await first.transaction((tx) => tx.orgs.insert({ id: 'org_1', name: 'Org', created_at: T0 }));
+      await first.write((tx) => tx.orgs.insert({ id: 'org_1', name: 'Org', created_at: T0 }));
       await first.close();
       const second = await openPostgresStorage({ connectionString: url, schema });
       try {
-        expect(await second.transaction((tx) => tx.orgs.byId('org_1'))).toEqual({
+        expect(await second.write((tx) => tx.orgs.byId('org_1'))).toEqual({
           id: 'org_1',
           name: 'Org',
           created_at: T0,

@@ -84,7 +84,7 @@ export function describeRouterStorageContract(name: string, open: () => Promise<
     let storage: Storage;
     beforeEach(async () => {
       storage = await open();
-      await storage.transaction(seed);
+      await storage.write(seed);
     });
     afterEach(async () => {
       await storage.close();
@@ -93,7 +93,7 @@ export function describeRouterStorageContract(name: string, open: () => Promise<
     it('changes a job only when epoch, status, token, expiry and worker all match the fence', async () => {
       const accept = fenceFor('accept');
       const ok = { lease_epoch: 1, token_hash: TOKEN, now: T0, worker_id: 'wkr_1' };
-      await storage.transaction(async (tx) => {
+      await storage.write(async (tx) => {
         await tx.jobs.insert(leased('job_1'));
         const refused = [
           { ...ok, lease_epoch: 2 },
@@ -119,7 +119,7 @@ export function describeRouterStorageContract(name: string, open: () => Promise<
     });
 
     it('checks the worker for heartbeats, expiry for sweeps and the absence of a lease for the manual path', async () => {
-      await storage.transaction(async (tx) => {
+      await storage.write(async (tx) => {
         await tx.jobs.insert(leased('job_1'));
         const renew = {
           ...running(leased('job_1'), T0),
@@ -177,7 +177,7 @@ export function describeRouterStorageContract(name: string, open: () => Promise<
     });
 
     it('lists queued jobs of a class oldest first and counts jobs by status', async () => {
-      await storage.transaction(async (tx) => {
+      await storage.write(async (tx) => {
         await tx.jobs.insert(job('job_b', { created_at: T1 }));
         await tx.jobs.insert(job('job_a', { created_at: T1 }));
         await tx.jobs.insert(job('job_c', { created_at: T0 }));
@@ -194,7 +194,7 @@ export function describeRouterStorageContract(name: string, open: () => Promise<
     });
 
     it('keeps the first dataset grant and counts active members by expiry', async () => {
-      await storage.transaction(async (tx) => {
+      await storage.write(async (tx) => {
         await tx.datasets.insert({
           dataset_id: 'dst_1',
           name: 'd',
@@ -229,7 +229,7 @@ export function describeRouterStorageContract(name: string, open: () => Promise<
         amount: '100.00',
         currency: 'USD',
       });
-      await storage.transaction(async (tx) => {
+      await storage.write(async (tx) => {
         for (const n of [3, 1, 2]) await tx.routerOutbox.insert(r(n));
         expect(await tx.routerOutbox.list(10)).toEqual([r(3), r(1), r(2)]);
         await tx.routerOutbox.delete('rr_1');
@@ -238,16 +238,16 @@ export function describeRouterStorageContract(name: string, open: () => Promise<
     });
 
     it('finds a worker by its token hash and rolls back a failed transaction', async () => {
-      expect(
-        (await storage.transaction((tx) => tx.workers.byTokenHash('f'.repeat(64))))?.worker_id,
-      ).toBe('wkr_1');
+      expect((await storage.write((tx) => tx.workers.byTokenHash('f'.repeat(64))))?.worker_id).toBe(
+        'wkr_1',
+      );
       await expect(
-        storage.transaction(async (tx) => {
+        storage.write(async (tx) => {
           await tx.jobs.insert(job('job_x'));
           throw new Error('boom');
         }),
       ).rejects.toThrow('boom');
-      expect(await storage.transaction((tx) => tx.jobs.byId('job_x'))).toBeNull();
+      expect(await storage.write((tx) => tx.jobs.byId('job_x'))).toBeNull();
     });
   });
 }

@@ -79,7 +79,7 @@ function check(id: string, position: number, status: CheckRecord['status']): Che
 export function describeRunStorageContract(name: string, open: () => Promise<Storage>): void {
   describe(`run storage contract: ${name}`, () => {
     let storage: Storage;
-    const tx = <T>(fn: (r: Repositories) => Promise<T>) => storage.transaction(fn);
+    const tx = <T>(fn: (r: Repositories) => Promise<T>) => storage.write(fn);
     beforeEach(async () => {
       storage = await open();
       await tx(async (r) => {

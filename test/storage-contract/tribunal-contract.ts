@@ -141,7 +141,7 @@ function changeOf(r: TribunalTaskRecord): TribunalTaskChange {
 export function describeTribunalStorageContract(name: string, open: () => Promise<Storage>): void {
   describe(`tribunal storage contract: ${name}`, () => {
     let storage: Storage;
-    const tx = <T>(fn: (r: Repositories) => Promise<T>) => storage.transaction(fn);
+    const tx = <T>(fn: (r: Repositories) => Promise<T>) => storage.write(fn);
     beforeEach(async () => {
       storage = await open();
       await tx(async (r) => {

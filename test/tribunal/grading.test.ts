@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn, type SignedIn } from '../helpers/auth.js';
 import { apiClient, type Api } from '../helpers/openapi.js';
 import { AGENT_REPORT, SUPPORT_REPLY, finalizedRun, newProject } from '../helpers/runs.js';
+import { engines } from '../helpers/postgres.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { grade, orgWithRoles, settledVerdict } from '../helpers/tribunal.js';
 
@@ -54,7 +55,7 @@ const INLINE: FlightSheetInput = {
   required_output_schema: { type: 'object' },
 };
 
-describe('tribunal grading with the in-process runner', () => {
+describe.each(engines)('tribunal grading with the in-process runner (%s)', (engine) => {
   let server: TestServer;
   let api: Api;
   let owner: SignedIn;
@@ -63,7 +64,7 @@ describe('tribunal grading with the in-process runner', () => {
   let stranger: SignedIn;
 
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer({}, { engine });
     ({ api } = await apiClient(server.url));
     ({ owner, member, apiKey } = await orgWithRoles(api, 'grading'));
     stranger = await signIn(api, 'stranger@example.org');

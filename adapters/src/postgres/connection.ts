@@ -26,9 +26,19 @@ function numbered(dialect: Dialect, sql: string): string {
   return text;
 }
 
+/**
+ * One client runs one statement at a time; statements a transaction sends together (Promise.all)
+ * queue here in the order they were sent, rather than inside pg (which deprecates that).
+ */
 function wrap(client: pg.PoolClient, dialect: Dialect): Sql {
+  let tail: Promise<unknown> = Promise.resolve();
+  const queued = <R>(send: () => Promise<R>): Promise<R> => {
+    const result = tail.then(send);
+    tail = result.catch(() => undefined);
+    return result;
+  };
   const query = (sql: string, params: SqlParam[]) =>
-    client.query<Record<string, unknown>>(numbered(dialect, sql), params);
+    queued(() => client.query<Record<string, unknown>>(numbered(dialect, sql), params));
   return {
     dialect,
     run: async (sql, params = []) => ({ changes: (await query(sql, params)).rowCount ?? 0 }),
@@ -37,7 +47,7 @@ function wrap(client: pg.PoolClient, dialect: Dialect): Sql {
     all: async <T>(sql: string, params: SqlParam[] = []) => (await query(sql, params)).rows as T[],
     // The simple query protocol: several statements, no parameters (migrations only).
     exec: async (sql) => {
-      await client.query(sql);
+      await queued(() => client.query(sql));
     },
   };
 }
@@ -122,11 +132,11 @@ export class Connection {
     try {
       await raw.exec(BEGIN[mode]);
       const result = await fn(handle.sql);
-      handle.end();
+      await handle.end();
       await raw.exec('COMMIT');
       return result;
     } catch (error) {
-      handle.end();
+      await handle.end();
       await raw.exec('ROLLBACK').catch(() => {
         broken = true;
       });

@@ -50,7 +50,6 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
   return {
     read: (fn) => connection.transaction((sql) => fn(repositories(sql)), 'read'),
     write,
-    transaction: write,
     close: () => connection.close(),
   };
 }

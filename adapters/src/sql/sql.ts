@@ -12,13 +12,27 @@ export interface Sql {
   readonly dialect: Dialect;
 }
 
-/** A handle valid only while its transaction runs, so a repository leaked out of `fn` cannot write later. */
-export function scoped(sql: Sql): { sql: Sql; end: () => void } {
+/**
+ * A handle valid only while its transaction runs, so a repository leaked out of `fn` cannot write
+ * later. `fn` may run several statements at once (`Promise.all`): `end()` refuses new statements and
+ * resolves once every statement already issued has settled, so nothing of this transaction runs
+ * after its COMMIT, ROLLBACK or `ROLLBACK TO` even when `fn` threw before its siblings finished.
+ */
+export function scoped(sql: Sql): { sql: Sql; end: () => Promise<void> } {
   let live = true;
+  const inFlight = new Set<Promise<unknown>>();
   const guard =
     <A extends unknown[], R>(f: (...args: A) => Promise<R>) =>
-    (...args: A): Promise<R> =>
-      live ? f(...args) : Promise.reject(new Error('transaction already finished'));
+    (...args: A): Promise<R> => {
+      if (!live) return Promise.reject(new Error('transaction already finished'));
+      const statement = f(...args);
+      const settled: Promise<unknown> = statement.then(
+        () => inFlight.delete(settled),
+        () => inFlight.delete(settled),
+      );
+      inFlight.add(settled);
+      return statement;
+    };
   return {
     sql: {
       run: guard(sql.run),
@@ -27,8 +41,9 @@ export function scoped(sql: Sql): { sql: Sql; end: () => void } {
       exec: guard(sql.exec),
       dialect: sql.dialect,
     },
-    end: () => {
+    end: async () => {
       live = false;
+      while (inFlight.size > 0) await Promise.all(inFlight);
     },
   };
 }

@@ -78,7 +78,7 @@ export class GroupCommit {
     } catch (error) {
       outcome = { ok: false, error };
     }
-    handle.end();
+    await handle.end();
     // A committed savepoint is left open rather than RELEASEd (one round trip less per transaction):
     // the next SAVEPOINT nests inside it, `ROLLBACK TO tx` always names the innermost one (the
     // current transaction's), and COMMIT ends them all.

@@ -33,18 +33,30 @@ export class ReadPool {
     if (this.closed) throw new Error('storage is closed');
     this.active += 1;
     const driver = this.idle.pop() ?? (await new Promise<Driver>((r) => this.waiting.push(r)));
+    const handle = scoped(driver.sql);
+    let result: T;
     try {
-      const handle = scoped(driver.sql);
       await driver.sql.run('BEGIN');
-      try {
-        return await fn(handle.sql);
-      } finally {
-        handle.end();
-        await driver.sql.run('COMMIT');
-      }
-    } finally {
-      this.release(driver);
+      result = await fn(handle.sql);
+    } catch (error) {
+      await handle.end();
+      await this.finish(driver, 'ROLLBACK');
+      throw error;
     }
+    await handle.end();
+    // A read-only transaction has nothing to commit: the caller is answered now, and the
+    // connection returns to the pool once its COMMIT ends the snapshot (one round trip less).
+    void this.finish(driver, 'COMMIT');
+    return result;
+  }
+
+  /** Ends the connection's transaction (ROLLBACK if even that fails) and returns it to the pool. */
+  private async finish(driver: Driver, statement: 'COMMIT' | 'ROLLBACK'): Promise<void> {
+    await driver.sql
+      .run(statement)
+      .catch(() => driver.sql.run('ROLLBACK'))
+      .catch(() => undefined);
+    this.release(driver);
   }
 
   private release(driver: Driver): void {

@@ -31,7 +31,6 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
   return {
     read: (fn) => pool.read((sql) => fn(repositories(sql))),
     write,
-    transaction: write,
     close: async () => {
       await connection.close();
       await pool.close();

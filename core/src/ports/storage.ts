@@ -41,14 +41,14 @@ export type * from './incident-storage.js';
  *   (SQLite: one writer at a time; PostgreSQL: READ COMMITTED), so a read that a later write of the
  *   same transaction depends on must be guarded by `lock`.
  * - `lock(key)`: see `WriteTransaction`. Keys are built by `lockKeys` (ports/lock-keys.ts) only.
+ * - Inside `read` or `write`, independent statements may be sent together (`Promise.all`): the
+ *   transaction ends only once every statement it sent has settled, even when `fn` throws first.
  */
 export interface Storage {
   /** A read-only, consistent snapshot. Never queued behind writes (SQLite: a small pool of WAL read connections, opened read-only; it never sees uncommitted data). Writing inside throws. */
   read<T>(fn: (tx: Repositories) => Promise<T>): Promise<T>;
   /** A write transaction. May be group-committed with others that arrive together: each runs in its own SAVEPOINT, a throw rolls back this one alone, and the promise settles only after its batch is durable. */
   write<T>(fn: (tx: WriteTransaction) => Promise<T>): Promise<T>;
-  /** @deprecated The old name of `write`, kept while call sites move to `read`/`write`. */
-  transaction<T>(fn: (tx: WriteTransaction) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 

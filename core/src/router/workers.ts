@@ -68,8 +68,11 @@ export function workerUseCases(ctx: RouterContext): WorkerUseCases {
         worker_id: worker.worker_id,
         now,
       };
-      const next = await applyJobEvent(tx, job, event, at, extras(job, now));
-      await tx.workers.touch(worker.worker_id, at);
+      // The fenced change and the worker's last-seen go out together (one round trip).
+      const [next] = await Promise.all([
+        applyJobEvent(tx, job, event, at, extras(job, now)),
+        tx.workers.touch(worker.worker_id, at),
+      ]);
       if (also) await also(tx, next.job, at, receipts);
       return jobView(tx, next.job, max);
     });
@@ -154,8 +157,11 @@ export function workerUseCases(ctx: RouterContext): WorkerUseCases {
       const at = now.toISOString();
       const token = `${LEASE_TOKEN_PREFIX}${newSecret(random)}`;
       return outbox.commit(async (tx, receipts) => {
-        await tx.workers.touch(worker.worker_id, at);
-        for (const candidate of await tx.jobs.oldestQueued(worker.node_class, LEASE_CANDIDATES)) {
+        const [, candidates] = await Promise.all([
+          tx.workers.touch(worker.worker_id, at),
+          tx.jobs.oldestQueued(worker.node_class, LEASE_CANDIDATES),
+        ]);
+        for (const candidate of candidates) {
           const event: JobEvent = {
             type: 'lease',
             worker_id: worker.worker_id,

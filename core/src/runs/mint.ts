@@ -1,3 +1,4 @@
+import { notFound } from '../errors.js';
 import { nowIso } from '../time.js';
 import { buildReceipt } from '../receipts/build.js';
 import { lockKeys } from '../ports/lock-keys.js';
@@ -7,12 +8,14 @@ import type { Deps } from '../deps.js';
 import type { RunUseCases } from './api.js';
 import { assertCanMint } from './lifecycle.js';
 import { updateRun } from './update-run.js';
-import { loadRun, toReceipt } from './views.js';
+import { toReceipt } from './views.js';
 
 /**
- * Mints the receipt of an approved run in one transaction: read the org head (one indexed row),
- * build and hash the payload, insert under UNIQUE(org_id, org_seq) and UNIQUE(run_id), mark the
- * run receipted. A receipted run answers with its existing receipt.
+ * Mints the receipt of an approved run in one transaction: under the run's and the chain's locks,
+ * read together the run, its submission, evidence and checks and the org head (one indexed row);
+ * build and hash the payload; then together insert under UNIQUE(org_id, org_seq) and
+ * UNIQUE(run_id) and mark the run receipted. Two round trips of statements whatever the chain's
+ * length. A receipted run answers with its existing receipt.
  */
 export function runMintUseCase(deps: Deps): Pick<RunUseCases, 'mintReceipt'> {
   const { storage, clock, random, config } = deps;
@@ -21,21 +24,28 @@ export function runMintUseCase(deps: Deps): Pick<RunUseCases, 'mintReceipt'> {
       const { record, created } = await storage.write(async (tx) => {
         // A second minter of this run waits here, then finds it receipted and answers its receipt.
         await tx.lock(lockKeys.runMint(runId));
-        const run = await loadRun(tx, actor.orgId, runId);
+        // One minter per org appends after the head at a time, so the chain never forks. Taken
+        // before knowing the run is mintable, so every read below goes out at once: one round trip
+        // to the engine instead of five (a refused mint holds the chain lock for that trip only).
+        await tx.lock(lockKeys.chain(actor.orgId));
+        const [run, submission, head, evidence, checks] = await Promise.all([
+          tx.runs.get(actor.orgId, runId),
+          tx.submissions.get(actor.orgId, runId),
+          tx.receipts.head(actor.orgId),
+          tx.evidence.listByRun(actor.orgId, runId),
+          tx.checks.listByRun(actor.orgId, runId),
+        ]);
+        if (!run) throw notFound('run');
         if (assertCanMint(run.state) === 'already_minted') {
           const existing = await tx.receipts.byRun(actor.orgId, run.id);
           if (!existing) throw new Error('the run is receipted but its receipt is missing');
           return { record: existing, created: false };
         }
-        const submission = await tx.submissions.get(actor.orgId, run.id);
         if (!submission || !run.verdict || !run.approval) {
           throw new Error('an approved run lacks its submission, verdict or approval');
         }
-        // One minter per org appends after the head at a time, so the chain never forks.
-        await tx.lock(lockKeys.chain(actor.orgId));
-        const now = clock.now();
         const minted = buildReceipt({
-          head: await tx.receipts.head(actor.orgId),
+          head,
           orgId: actor.orgId,
           prefix: config.receiptPrefix,
           run,
@@ -46,11 +56,11 @@ export function runMintUseCase(deps: Deps): Pick<RunUseCases, 'mintReceipt'> {
             sha256: run.flight_sheet_sha256,
           },
           submissionSha256: submission.sha256,
-          evidence: await tx.evidence.listByRun(actor.orgId, run.id),
-          checks: await tx.checks.listByRun(actor.orgId, run.id),
+          evidence,
+          checks,
           verdict: run.verdict,
           approval: run.approval,
-          now,
+          now: clock.now(),
         });
         const record: ReceiptRecord = {
           receipt_id: minted.receipt_id,
@@ -63,8 +73,11 @@ export function runMintUseCase(deps: Deps): Pick<RunUseCases, 'mintReceipt'> {
           share_token: shareToken(random),
           created_at: minted.payload.minted_at,
         };
-        await tx.receipts.insert(record);
-        await updateRun(tx, run, { state: 'receipted', updated_at: nowIso(clock) });
+        // The two writes go out together too; the transaction waits for both before it ends.
+        await Promise.all([
+          tx.receipts.insert(record),
+          updateRun(tx, run, { state: 'receipted', updated_at: nowIso(clock) }),
+        ]);
         return { record, created: true };
       });
       return { receipt: toReceipt(record, config.publicBaseUrl), created };

@@ -22,14 +22,15 @@ export interface ServerChild {
   stop(): Promise<void>;
 }
 
-/** Starts `node <main>` with `env` and waits until both listeners answer /health. */
+/** Starts `node [...nodeArgs] <main>` with `env` and waits until both listeners answer /health. */
 export async function startServerChild(
   main: string,
   env: Record<string, string>,
+  nodeArgs: string[] = [],
 ): Promise<ServerChild> {
   const port = await freePort();
   const routerPort = await freePort();
-  const child = spawn(process.execPath, [main], {
+  const child = spawn(process.execPath, [...nodeArgs, main], {
     env: {
       ...process.env,
       ...env,

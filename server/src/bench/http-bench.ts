@@ -7,6 +7,8 @@
  * No pass/fail: speed is measured here, never asserted in tests.
  *
  *   node server/dist/bench/http-bench.js [--seconds S] [--pg URL] [--long] [--json FILE] [--server MAIN]
+ *     [--profile DIR]   (the server writes a V8 CPU profile per engine into DIR: node --cpu-prof)
+ *     [--skip read,mint,chain,flow,lease,sqlite]   (leaves those phases, or the SQLite engine, out)
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -32,6 +34,8 @@ const seconds = Number(value('seconds') ?? 5);
 const pgUrl = value('pg') ?? process.env['BENCH_DATABASE_URL'];
 const longChain = Number(value('chain') ?? (flag('long') ? 1_000_000 : 100_000));
 const serverMain = value('server') ?? fileURLToPath(new URL('../main.js', import.meta.url));
+const profileDir = value('profile');
+const skip = new Set((value('skip') ?? '').split(','));
 const jsonOut = value('json') ?? join(tmpdir(), `runledger-bench-http-${Date.now()}.json`);
 const REGISTRATION_KEY = 'bench-registration-key-0123456789';
 const CHAIN_MINTS = 300;
@@ -77,16 +81,28 @@ async function benchEngine(engine: 'sqlite' | 'postgres'): Promise<EngineResult>
       const storage = await open();
       const [mint, small, large, flow] = await seed(storage, [
         { email: 'mint@example.com', approved: mints, chain: 0 },
-        { email: 'small@example.com', approved: CHAIN_MINTS + 1, chain: 1000 },
-        { email: 'large@example.com', approved: CHAIN_MINTS + 1, chain: longChain },
+        {
+          email: 'small@example.com',
+          approved: CHAIN_MINTS + 1,
+          chain: skip.has('chain') ? 0 : 1000,
+        },
+        {
+          email: 'large@example.com',
+          approved: CHAIN_MINTS + 1,
+          chain: skip.has('chain') ? 0 : longChain,
+        },
         { email: 'flow@example.com', approved: 0, chain: 0 },
       ]).finally(() => storage.close());
-      const server = await startServerChild(serverMain, {
-        ...dbEnv,
-        DATA_DIR: dir,
-        JWT_SECRET: 'bench-jwt-secret-0123456789abcdef0123',
-        WORKER_REGISTRATION_KEY: REGISTRATION_KEY,
-      });
+      const server = await startServerChild(
+        serverMain,
+        {
+          ...dbEnv,
+          DATA_DIR: dir,
+          JWT_SECRET: 'bench-jwt-secret-0123456789abcdef0123',
+          WORKER_REGISTRATION_KEY: REGISTRATION_KEY,
+        },
+        profileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`],
+      );
       const api = httpClient(server.url, 64);
       try {
         const phases: EngineResult['phases'] = {};
@@ -95,23 +111,31 @@ async function benchEngine(engine: 'sqlite' | 'postgres'): Promise<EngineResult>
           phases[name] = { ...figures, ratio_to_floor: figures.rate / floor };
           console.log(`[${engine}] ${name}: ${figures.rate.toFixed(0)}/s`);
         };
+        // Untimed warm-up first: a cold server (JIT, pools) would otherwise lower the floor.
+        await health(api, 1);
         record('health', await health(api, seconds));
         const authMint = await signIn(api, mint!.email);
-        record('authenticated read', await authenticatedRead(api, authMint, seconds));
-        record('mint only', await mintOnly(api, authMint, mint!.approved, 64, seconds));
+        if (!skip.has('read'))
+          record('authenticated read', await authenticatedRead(api, authMint, seconds));
+        if (!skip.has('mint'))
+          record('mint only', await mintOnly(api, authMint, mint!.approved, 64, seconds));
         const chain: EngineResult['chain'] = {};
-        for (const [label, org, n] of [
-          ['10^3', small!, 1000],
-          [`10^${Math.log10(longChain)}`, large!, longChain],
-        ] as const) {
+        for (const [label, org, n] of skip.has('chain')
+          ? []
+          : ([
+              ['10^3', small!, 1000],
+              [`10^${Math.log10(longChain)}`, large!, longChain],
+            ] as const)) {
           const figures = await mintOnly(api, await signIn(api, org.email), org.approved, 1, 600);
           chain[label] = { receipts_in_chain: n, mint_p50_ms: figures.p50_ms };
         }
-        record('full flow', await fullFlow(api, await signIn(api, flow!.email), flow!, seconds));
-        record(
-          'lease → accept → complete',
-          await leaseFlow(server.routerUrl, REGISTRATION_KEY, Math.round(seconds * 800), seconds),
-        );
+        if (!skip.has('flow'))
+          record('full flow', await fullFlow(api, await signIn(api, flow!.email), flow!, seconds));
+        if (!skip.has('lease'))
+          record(
+            'lease → accept → complete',
+            await leaseFlow(server.routerUrl, REGISTRATION_KEY, Math.round(seconds * 800), seconds),
+          );
         return { engine, phases, chain };
       } finally {
         api.close();
@@ -136,15 +160,16 @@ function printTable(results: EngineResult[]): void {
       );
     }
     const [small, large] = Object.values(r.chain);
+    if (!small || !large) continue;
     console.log(
       `${r.engine.padEnd(9)}mint p50 by chain length: ${Object.entries(r.chain)
         .map(([k, c]) => `${k}: ${c.mint_p50_ms.toFixed(2)} ms`)
-        .join(', ')}; ratio ${(large!.mint_p50_ms / small!.mint_p50_ms).toFixed(2)}`,
+        .join(', ')}; ratio ${(large.mint_p50_ms / small.mint_p50_ms).toFixed(2)}`,
     );
   }
 }
 
-const results: EngineResult[] = [await benchEngine('sqlite')];
+const results: EngineResult[] = skip.has('sqlite') ? [] : [await benchEngine('sqlite')];
 if (pgUrl) results.push(await benchEngine('postgres'));
 printTable(results);
 await writeFile(
