@@ -17,7 +17,7 @@ import { createApp } from './app.js';
 import type { ServerConfig } from './config.js';
 import { jwtSigner } from './http/jwt.js';
 import { listen, type Listener } from './http/listen.js';
-import { FixedWindowLimiter } from './http/rate-limit.js';
+import { StoredWindowLimiter } from './http/rate-limit.js';
 import { createLogger } from './logger.js';
 import { startInProcessRunner, startSweeper } from './background/index.js';
 import { allRoutes } from './main-api/index.js';
@@ -91,10 +91,13 @@ export async function startServer(
 
     const signer = jwtSigner(config.jwtSecret, config.jwtTtlHours, clock);
     const windowMs = config.authRequestLimit.windowSeconds * 1000;
+    // Counted in storage, so instances sharing one PostgreSQL database share the limits.
+    const limiter = (name: string, limit: number) =>
+      new StoredWindowLimiter(storage, clock, { name, limit, windowMs });
     const limits = {
-      perEmail: new FixedWindowLimiter(clock, config.authRequestLimit.perEmail, windowMs),
-      perIp: new FixedWindowLimiter(clock, config.authRequestLimit.perIp, windowMs),
-      verifyPerIp: new FixedWindowLimiter(clock, config.authRequestLimit.verifyPerIp, windowMs),
+      perEmail: limiter('auth_request_email', config.authRequestLimit.perEmail),
+      perIp: limiter('auth_request_ip', config.authRequestLimit.perIp),
+      verifyPerIp: limiter('auth_verify_ip', config.authRequestLimit.verifyPerIp),
     };
     const deps = { runledger, signer };
     const tribunalRunner =
