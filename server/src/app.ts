@@ -7,11 +7,15 @@ import { errorHandler, notFoundRoute } from './http/errors.js';
 import { openApiDocument, type ApiDescription } from './http/openapi.js';
 import { requestId } from './http/request-id.js';
 import type { HttpDeps, Route } from './http/route.js';
+import { httpMetrics } from './ops/metrics/http-metrics.js';
+import type { Metrics } from './ops/metrics/registry.js';
 
 export interface AppOptions {
   routes: readonly Route[];
   deps: HttpDeps;
   logger: Logger;
+  /** Where request counts and latencies go, and under which API label; none when absent. */
+  metrics?: { metrics: Metrics; api: 'main' | 'router' };
   publicBaseUrl: string;
   jsonBodyLimit: number;
   /** Which API this app serves in /openapi.json; the main API when absent. */
@@ -23,6 +27,7 @@ export function createApp({
   routes,
   deps,
   logger,
+  metrics,
   publicBaseUrl,
   jsonBodyLimit,
   api,
@@ -33,6 +38,7 @@ export function createApp({
   app.use(helmet());
   app.use(requestId);
   app.use(accessLog(logger));
+  if (metrics) app.use(httpMetrics(metrics.metrics, metrics.api));
   // Routes that sign their body (the payment webhook) read it as bytes first; the JSON parser then skips it.
   const rawParsers = express.Router({ caseSensitive: true, strict: false });
   for (const route of routes) route.mountRawParser?.(rawParsers, jsonBodyLimit);
