@@ -166,6 +166,9 @@ export async function startServer(
       publicBaseUrl: config.publicBaseUrl,
       jsonBodyLimit: config.jsonBodyLimit,
     });
+    // Served from here on (a client polling /health then calling in gets answers); /ready says
+    // `starting` until the rest is open.
+    gate.open(mainApp);
 
     const routerApp = createApp({
       routes: routerRoutes({ runledger, registrationKey: config.workerRegistrationKey }),
@@ -207,7 +210,6 @@ export async function startServer(
           );
     if (metricsListener) opened.push(() => metricsListener.close());
 
-    gate.open(mainApp);
     readiness.markReady();
     let closing: Promise<void> | undefined;
     return {
