@@ -7,24 +7,36 @@ import { errorHandler, notFoundRoute } from './http/errors.js';
 import { openApiDocument, type ApiDescription } from './http/openapi.js';
 import { requestId } from './http/request-id.js';
 import type { HttpDeps, Route } from './http/route.js';
+import { httpMetrics } from './ops/metrics/http-metrics.js';
+import type { Metrics } from './ops/metrics/registry.js';
 
 export interface AppOptions {
   routes: readonly Route[];
   deps: HttpDeps;
   logger: Logger;
+  /** Where request counts and latencies go, and under which API label; none when absent. */
+  metrics?: { metrics: Metrics; api: 'main' | 'router' };
   jsonBodyLimit: number;
   /** Which API this app serves in /openapi.json. */
   api: ApiDescription;
 }
 
 /** The Express app: security headers, ids, logging, JSON parsing, the declared routes, one error handler. */
-export function createApp({ routes, deps, logger, jsonBodyLimit, api }: AppOptions): Express {
+export function createApp({
+  routes,
+  deps,
+  logger,
+  metrics,
+  jsonBodyLimit,
+  api,
+}: AppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
   app.use(helmet());
   app.use(requestId);
   app.use(accessLog(logger));
+  if (metrics) app.use(httpMetrics(metrics.metrics, metrics.api));
   // Routes that sign their body (the payment webhook) read it as bytes first; the JSON parser then skips it.
   const rawParsers = express.Router({ caseSensitive: true, strict: false });
   for (const route of routes) route.mountRawParser?.(rawParsers, jsonBodyLimit);

@@ -20,6 +20,13 @@ export interface ServerConfig {
   mailFrom: string;
   receiptPrefix: string;
   logLevel: string;
+  /** LOG_FORMAT: `json` (one object a line) or `pretty` (pino-pretty). */
+  logFormat: LogFormat;
+  /** The /metrics listener (docs/operations.md): on METRICS_HOST, loopback by default; null (METRICS_PORT unset or off) serves none. */
+  metricsPort: number | null;
+  metricsHost: string;
+  /** After SIGTERM, how long /ready answers 503 `draining` while requests are still served, before the listeners close. */
+  shutdownGraceSeconds: number;
   /**
    * Limits for POST /auth/request (at most `perEmail` and `perIp` requests per window) and for token
    * guesses, POST /auth/verify and /auth/accept-invite together (`verifyPerIp` per window).
@@ -51,6 +58,7 @@ export interface ServerConfig {
 }
 
 export type TribunalRunnerMode = 'in-process' | 'external';
+export type LogFormat = 'json' | 'pretty';
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -91,6 +99,27 @@ function runnerModeFrom(env: Env): TribunalRunnerMode {
   throw new ConfigError(`TRIBUNAL_RUNNER must be in-process or external, got "${raw}"`);
 }
 
+/** Unset: pretty for a person at a terminal outside production; JSON for production and for pipes (log shippers, tests). */
+function logFormatFrom(env: Env, production: boolean, terminal: boolean): LogFormat {
+  const raw = env.LOG_FORMAT ?? '';
+  if (raw === '') return !production && terminal ? 'pretty' : 'json';
+  if (raw === 'json' || raw === 'pretty') return raw;
+  throw new ConfigError(`LOG_FORMAT must be json or pretty, got "${raw}"`);
+}
+
+/**
+ * METRICS_PORT: a port (0 picks a free one); unset or `off`, no metrics listener. Off by default so
+ * that servers started side by side (tests, `runledger serve`, several instances) never collide.
+ */
+function metricsPortFrom(env: Env): number | null {
+  if (env.METRICS_PORT === undefined || env.METRICS_PORT === '' || env.METRICS_PORT === 'off') {
+    return null;
+  }
+  const port = intFrom(env, 'METRICS_PORT', 0);
+  if (port > 65535) throw new ConfigError(`METRICS_PORT must be at most 65535, got ${port}`);
+  return port;
+}
+
 /** The dev secret is created once so tokens survive a restart; 0600 keeps other local users out. */
 function devJwtSecret(dataDir: string): string {
   const file = join(dataDir, 'jwt-secret');
@@ -113,7 +142,11 @@ function devJwtSecret(dataDir: string): string {
   return secret;
 }
 
-export function loadConfig(env: Env = process.env): ServerConfig {
+/** `terminal`: whether stdout is a terminal, which chooses the log format when LOG_FORMAT is unset. */
+export function loadConfig(
+  env: Env = process.env,
+  terminal = process.stdout.isTTY === true,
+): ServerConfig {
   const receiptPrefix = env.RECEIPT_PREFIX ?? 'rcpt';
   // Checked here so a bad prefix stops the start instead of failing every mint later.
   if (!RECEIPT_PREFIX.test(receiptPrefix)) {
@@ -178,6 +211,11 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     mailFrom: env.MAIL_FROM ?? 'runledger <no-reply@localhost>',
     receiptPrefix,
     logLevel: env.LOG_LEVEL ?? 'info',
+    logFormat: logFormatFrom(env, production, terminal),
+    metricsPort: metricsPortFrom(env),
+    // Loopback unless told otherwise, in production too: metrics are not for the public.
+    metricsHost: env.METRICS_HOST ?? '127.0.0.1',
+    shutdownGraceSeconds: intFrom(env, 'SHUTDOWN_GRACE_SECONDS', 0),
     authRequestLimit: {
       perEmail: intFrom(env, 'AUTH_REQUEST_LIMIT_PER_EMAIL', 5, 1),
       perIp: intFrom(env, 'AUTH_REQUEST_LIMIT_PER_IP', 30, 1),

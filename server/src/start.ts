@@ -17,10 +17,20 @@ import { createApp } from './app.js';
 import type { ServerConfig } from './config.js';
 import { jwtSigner } from './http/jwt.js';
 import { listen, type Listener } from './http/listen.js';
-import { FixedWindowLimiter } from './http/rate-limit.js';
-import { createLogger } from './logger.js';
+import { StoredWindowLimiter } from './http/rate-limit.js';
+import { createLogger, prettyDestination } from './logger.js';
 import { startInProcessRunner, startSweeper } from './background/index.js';
 import { allRoutes, MAIN_API } from './main-api/index.js';
+import { metricsEndpoint } from './ops/metrics/endpoint.js';
+import {
+  instrumentedReceiptSink,
+  instrumentedStorage,
+} from './ops/metrics/instrumented-storage.js';
+import { createMetrics } from './ops/metrics/registry.js';
+import { registerStorageGauges } from './ops/metrics/storage-gauges.js';
+import { receiptSinkProbe, storageProbe } from './ops/probes.js';
+import { Readiness } from './ops/readiness.js';
+import { startupGate } from './ops/startup-gate.js';
 import { ROUTER_API, routerRoutes } from './router-api/index.js';
 
 export interface StartOptions {
@@ -40,40 +50,68 @@ export interface RunningServer {
   url: string;
   /** The router API v0.1 (its own listener and its own /openapi.json). */
   routerUrl: string;
+  /** The /metrics listener, or null with METRICS_PORT=off. */
+  metricsUrl: string | null;
+  /** From now on GET /ready answers 503 `not ready: draining`; requests are still served (SIGTERM's grace). */
+  drain(): void;
   /** Runs one lease sweep now, as the ROUTER_SWEEP_SECONDS interval does; resolves with how many expired. */
   sweepLeases(): Promise<number>;
-  /** Stops accepting on both listeners, lets in-flight requests and a running sweep finish, then closes the receipt sink and storage. */
+  /** Drains, stops accepting on every listener, lets in-flight requests and a running sweep finish, then closes the receipt sink and storage. */
   close(): Promise<void>;
 }
 
 /**
  * The composition root: adapters → core → HTTP. The main API listens on config.host:config.port and the
  * router API on config.routerHost:config.routerPort (0 picks a free port); both share one storage and one SDK.
+ * The main listener binds first and answers 503 `starting` (GET /health 200) until everything is open.
  */
 export async function startServer(
   config: ServerConfig,
   options: StartOptions = {},
 ): Promise<RunningServer> {
-  const logger = options.logger ?? createLogger(config.logLevel);
+  const logger =
+    options.logger ??
+    createLogger(config.logLevel, config.logFormat === 'pretty' ? prettyDestination() : undefined);
   const clock = options.clock ?? systemClock();
   mkdirSync(config.dataDir, { recursive: true });
-  const storage =
-    config.databaseUrl === null
-      ? await openSqliteStorage({ file: join(config.dataDir, 'runledger.sqlite') })
-      : await openPostgresStorage({
-          connectionString: config.databaseUrl,
-          clock: options.expiryClock ?? 'database',
-        });
-  const opened: Array<() => Promise<void>> = [() => storage.close()];
-  // Undo in reverse order of opening; used both when start-up fails half way and on close.
+  const gate = startupGate();
+  const main: Listener = await listen(gate.handler, config.port, config.host);
+  const opened: Array<() => Promise<void>> = [];
+  // Undo in reverse order of opening, after the main listener (bound first, closed first); used both
+  // when start-up fails half way and on close.
   const closeOpened = async () => {
+    await main.close();
     for (const close of opened.reverse()) await close();
     opened.length = 0;
   };
   try {
+    const metrics = createMetrics();
+    const onBatchCommit = (transactions: number, seconds: number) => {
+      metrics.batchSize.observe(transactions);
+      metrics.commitSeconds.observe(seconds);
+    };
+    const rawStorage =
+      config.databaseUrl === null
+        ? await openSqliteStorage({
+            file: join(config.dataDir, 'runledger.sqlite'),
+            onBatchCommit,
+          })
+        : await openPostgresStorage({
+            connectionString: config.databaseUrl,
+            clock: options.expiryClock ?? 'database',
+          });
+    opened.push(() => rawStorage.close());
+    const storage = instrumentedStorage(rawStorage, metrics);
+    registerStorageGauges(metrics.registry, storage);
     const blobs = await openFileBlobStore(join(config.dataDir, 'blobs'));
-    const receiptSink = await openJsonlReceiptSink(join(config.dataDir, 'receipts'));
-    opened.push(() => receiptSink.close());
+    const rawSink = await openJsonlReceiptSink(join(config.dataDir, 'receipts'));
+    opened.push(() => rawSink.close());
+    const receiptSink = instrumentedReceiptSink(rawSink, metrics);
+    const readiness = new Readiness(
+      // The signing key joins here as one more probe once the server holds one.
+      [storageProbe(storage), receiptSinkProbe(rawSink.dir)],
+      (probe, error) => logger.warn({ err: error, probe }, 'readiness check failed'),
+    );
     const mailer =
       options.mailer ??
       (config.smtpUrl
@@ -99,10 +137,13 @@ export async function startServer(
 
     const signer = jwtSigner(config.jwtSecret, config.jwtTtlHours, clock);
     const windowMs = config.authRequestLimit.windowSeconds * 1000;
+    // Counted in storage, so instances sharing one PostgreSQL database share the limits.
+    const limiter = (name: string, limit: number) =>
+      new StoredWindowLimiter(storage, clock, { name, limit, windowMs });
     const limits = {
-      perEmail: new FixedWindowLimiter(clock, config.authRequestLimit.perEmail, windowMs),
-      perIp: new FixedWindowLimiter(clock, config.authRequestLimit.perIp, windowMs),
-      verifyPerIp: new FixedWindowLimiter(clock, config.authRequestLimit.verifyPerIp, windowMs),
+      perEmail: limiter('auth_request_email', config.authRequestLimit.perEmail),
+      perIp: limiter('auth_request_ip', config.authRequestLimit.perIp),
+      verifyPerIp: limiter('auth_verify_ip', config.authRequestLimit.verifyPerIp),
     };
     const deps = { runledger, signer };
     const tribunalRunner =
@@ -123,21 +164,25 @@ export async function startServer(
         blobs,
         tribunal,
         clock,
+        readiness,
         internalApiKey: config.internalApiKey,
         paymentWebhookSecret: config.paymentWebhookSecret,
       }),
       deps,
       logger,
+      metrics: { metrics, api: 'main' },
       jsonBodyLimit: config.jsonBodyLimit,
       api: MAIN_API,
     });
-    const main: Listener = await listen(mainApp, config.port, config.host);
-    opened.push(() => main.close());
+    // Served from here on (a client polling /health then calling in gets answers); /ready says
+    // `starting` until the rest is open.
+    gate.open(mainApp);
 
     const routerApp = createApp({
       routes: routerRoutes({ runledger, registrationKey: config.workerRegistrationKey }),
       deps,
       logger,
+      metrics: { metrics, api: 'router' },
       jsonBodyLimit: config.jsonBodyLimit,
       api: ROUTER_API,
     });
@@ -149,6 +194,7 @@ export async function startServer(
     const sweeper = startSweeper(
       async () => {
         const expired = await runledger.router.sweepExpiredLeases();
+        metrics.leaseOutcomes.inc({ outcome: 'expired' }, expired);
         const flushed = await runledger.router.flushOutbox();
         if (flushed > 0) logger.info({ flushed }, 'router receipt outbox flushed');
         return expired;
@@ -158,12 +204,30 @@ export async function startServer(
     );
     opened.push(() => sweeper.stop());
 
+    const metricsListener =
+      config.metricsPort === null
+        ? null
+        : await listen(
+            metricsEndpoint(metrics.registry, (error) =>
+              logger.error({ err: error }, 'metrics collection failed'),
+            ),
+            config.metricsPort,
+            config.metricsHost,
+          );
+    if (metricsListener) opened.push(() => metricsListener.close());
+
+    readiness.markReady();
     let closing: Promise<void> | undefined;
     return {
       url: main.url,
       routerUrl: router.url,
+      metricsUrl: metricsListener?.url ?? null,
       sweepLeases: () => sweeper.runNow(),
-      close: () => (closing ??= closeOpened()),
+      drain: () => readiness.markDraining(),
+      close: () => {
+        readiness.markDraining();
+        return (closing ??= closeOpened());
+      },
     };
   } catch (error) {
     await closeOpened();

@@ -13,6 +13,8 @@ export interface TestServer {
   url: string;
   /** The router API v0.1 on its own listener; `apiClient(routerUrl)` validates against its /openapi.json. */
   routerUrl: string;
+  /** GET /metrics on its own loopback listener (METRICS_PORT=0 unless the test sets it). */
+  metricsUrl: string | null;
   /** One lease sweep now, as the interval would run it. */
   sweepLeases(): Promise<number>;
   clock: ManualClock;
@@ -42,6 +44,7 @@ export async function startTestServer(
     ROUTER_HOST: '127.0.0.1',
     ROUTER_SWEEP_SECONDS: '3600',
     ...(databaseUrl === null ? {} : { DATABASE_URL: databaseUrl }),
+    METRICS_PORT: '0',
     ...env,
   });
   const clock = new ManualClock();
@@ -55,6 +58,7 @@ export async function startTestServer(
   return {
     url: server.url,
     routerUrl: server.routerUrl,
+    metricsUrl: server.metricsUrl,
     sweepLeases: () => server.sweepLeases(),
     clock,
     config,

@@ -15,8 +15,10 @@ import { tribunalTasksRepository, tribunalVerdictsRepository } from './tribunal.
 import { linksRepository } from './links.js';
 import { membershipsRepository } from './memberships.js';
 import { orgsRepository } from './orgs.js';
+import { operationsRepository } from './operations.js';
 import { paymentEventsRepository } from './payment-events.js';
 import { projectsRepository } from './projects.js';
+import { rateLimitsRepository } from './rate-limits.js';
 import { routerMembersRepository } from './router-members.js';
 import { routerOutboxRepository } from './router-outbox.js';
 import { usersRepository } from './users.js';
@@ -48,5 +50,7 @@ export function repositories(sql: Sql): Repositories {
     tribunalVerdicts: tribunalVerdictsRepository(sql),
     tribunalTasks: tribunalTasksRepository(sql),
     incidents: incidentsRepository(sql),
+    rateLimits: rateLimitsRepository(sql),
+    operations: operationsRepository(sql),
   };
 }

@@ -1,6 +1,6 @@
 import type { Sql } from '../sql/sql.js';
 import { openDriver, type Driver } from './driver.js';
-import { GroupCommit } from './group-commit.js';
+import { GroupCommit, type BatchObserver } from './group-commit.js';
 
 export type { Sql, SqlParam } from '../sql/sql.js';
 
@@ -21,9 +21,9 @@ export class Connection {
     return this.driver.sql;
   }
 
-  static async open(file: string): Promise<Connection> {
+  static async open(file: string, onBatch?: BatchObserver): Promise<Connection> {
     const driver = await openDriver(file, false);
-    return new Connection(driver, new GroupCommit(driver.sql));
+    return new Connection(driver, new GroupCommit(driver.sql, onBatch));
   }
 
   /** Runs `fn` in its own savepoint of the next batch; settles once that batch is durable. */

@@ -9,6 +9,9 @@ interface Pending {
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
+/** Told of each committed batch: how many transactions it held and seconds from BEGIN to COMMIT. */
+export type BatchObserver = (transactions: number, seconds: number) => void;
+
 /** Enough to amortize one fsync widely; small enough that one batch never holds the writer long. */
 const MAX_BATCH = 256;
 
@@ -26,7 +29,10 @@ export class GroupCommit {
   /** Batches committed and transactions in them, for tests and the bench. */
   readonly stats = { batches: 0, transactions: 0 };
 
-  constructor(private readonly sql: Sql) {}
+  constructor(
+    private readonly sql: Sql,
+    private readonly onBatch: BatchObserver = () => undefined,
+  ) {}
 
   submit<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
     if (this.closed) return Promise.reject(new Error('storage is closed'));
@@ -49,6 +55,7 @@ export class GroupCommit {
 
   private async commit(batch: Pending[]): Promise<void> {
     const outcomes: Outcome[] = [];
+    const started = process.hrtime.bigint();
     try {
       await this.sql.run('BEGIN IMMEDIATE');
       for (const pending of batch) outcomes.push(await this.savepoint(pending));
@@ -61,6 +68,7 @@ export class GroupCommit {
     }
     this.stats.batches += 1;
     this.stats.transactions += batch.length;
+    this.onBatch(batch.length, Number(process.hrtime.bigint() - started) / 1e9);
     batch.forEach((pending, i) => {
       const outcome = outcomes[i]!;
       if (outcome.ok) pending.resolve(outcome.value);

@@ -1,2 +1,3 @@
 export { openSqliteStorage, type SqliteStorageOptions } from './storage.js';
 export { migrations } from './migrations.js';
+export type { BatchObserver } from './group-commit.js';

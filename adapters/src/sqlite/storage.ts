@@ -1,6 +1,7 @@
 import type { Storage } from '@runledger/core/ports';
 import { writeTransaction } from '../sql/write-transaction.js';
 import { Connection } from './connection.js';
+import type { BatchObserver } from './group-commit.js';
 import { migrate } from './migrations.js';
 import { ReadPool } from './read-pool.js';
 import { repositories } from '../sql/repositories.js';
@@ -10,6 +11,8 @@ export interface SqliteStorageOptions {
   file: string;
   /** Read-only connections serving `read` (default 4). */
   readers?: number;
+  /** Told of each group-commit batch (its transactions and commit seconds), for metrics. */
+  onBatchCommit?: BatchObserver;
 }
 
 /** SQLite has one writer and its batch's savepoints run one after another: every lock is already held. */
@@ -17,7 +20,7 @@ const held = (): Promise<void> => Promise.resolve();
 
 /** Opens (creating if needed) and migrates the SQLite database, and returns the storage port. */
 export async function openSqliteStorage(options: SqliteStorageOptions): Promise<Storage> {
-  const connection = await Connection.open(options.file);
+  const connection = await Connection.open(options.file, options.onBatchCommit);
   let pool: ReadPool;
   try {
     await migrate(connection);

@@ -1,7 +1,6 @@
 import { once } from 'node:events';
-import type { Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Express } from 'express';
 
 export interface Listener {
   /** http://host:port as bound (port 0 resolves to the port the OS picked). */
@@ -11,8 +10,12 @@ export interface Listener {
 }
 
 /** Listens on host:port and resolves once bound; rejects (nothing left open) when binding fails. */
-export async function listen(app: Express, port: number, host: string): Promise<Listener> {
-  const server: Server = app.listen(port, host);
+export async function listen(
+  handler: RequestListener,
+  port: number,
+  host: string,
+): Promise<Listener> {
+  const server: Server = createServer(handler).listen(port, host);
   await once(server, 'listening');
 
   const address = server.address() as AddressInfo;

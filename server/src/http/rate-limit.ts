@@ -1,41 +1,47 @@
-import type { Clock } from '@runledger/core/ports';
+import { createHash } from 'node:crypto';
+import type { Clock, Storage } from '@runledger/core/ports';
 import { RateLimitedError } from './errors.js';
 
+/** Counts hits on a key and throws a 429 error past the limit. */
+export interface RateLimiter {
+  hit(key: string): Promise<void>;
+}
+
+export interface StoredWindowOptions {
+  /** Namespaces this limiter's keys (`auth_request_ip`…), so limiters never share a window. */
+  name: string;
+  limit: number;
+  windowMs: number;
+}
+
 /**
- * A fixed-window counter per key, in memory: enough for one process. Windows that have
- * ended are swept as new keys arrive, so memory stays bounded by the keys of one window.
+ * A fixed window per key, counted in the database so every instance on one database shares it
+ * (docs/operations.md, "Rate limits"). Windows are aligned to the epoch, so all instances agree on
+ * where one starts; the key is stored as a SHA-256, never as an address or an e-mail. Ended windows
+ * are deleted at most once per window per process.
  */
-export class FixedWindowLimiter {
-  private readonly windows = new Map<string, { start: number; count: number }>();
+export class StoredWindowLimiter implements RateLimiter {
   private lastSweep = 0;
 
   constructor(
+    private readonly storage: Storage,
     private readonly clock: Clock,
-    private readonly limit: number,
-    private readonly windowMs: number,
+    private readonly options: StoredWindowOptions,
   ) {}
 
-  /** Counts one hit for `key`; throws a 429 error once the window's limit is passed. */
-  hit(key: string): void {
+  async hit(key: string): Promise<void> {
+    const { name, limit, windowMs } = this.options;
     const now = this.clock.now().getTime();
-    this.sweep(now);
-    let window = this.windows.get(key);
-    if (!window || now - window.start >= this.windowMs) {
-      window = { start: now, count: 0 };
-      this.windows.set(key, window);
+    const start = now - (now % windowMs);
+    const end = start + windowMs;
+    const stored = `${name}:${createHash('sha256').update(key).digest('hex')}`;
+    const hits = await this.storage.write((tx) => tx.rateLimits.hit(stored, iso(start), iso(end)));
+    if (now - this.lastSweep >= windowMs) {
+      this.lastSweep = now;
+      await this.storage.write((tx) => tx.rateLimits.deleteExpired(iso(now)));
     }
-    window.count += 1;
-    if (window.count > this.limit) {
-      const retryAfterMs = window.start + this.windowMs - now;
-      throw new RateLimitedError(Math.max(1, Math.ceil(retryAfterMs / 1000)));
-    }
-  }
-
-  private sweep(now: number): void {
-    if (now - this.lastSweep < this.windowMs) return;
-    this.lastSweep = now;
-    for (const [key, window] of this.windows) {
-      if (now - window.start >= this.windowMs) this.windows.delete(key);
-    }
+    if (hits > limit) throw new RateLimitedError(Math.max(1, Math.ceil((end - now) / 1000)));
   }
 }
+
+const iso = (ms: number) => new Date(ms).toISOString();

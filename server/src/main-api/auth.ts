@@ -10,7 +10,7 @@ import {
 import { z } from 'zod';
 import { LinkHelp } from './components.js';
 import type { JwtSigner } from '../http/jwt.js';
-import type { FixedWindowLimiter } from '../http/rate-limit.js';
+import type { RateLimiter } from '../http/rate-limit.js';
 import { withoutRemoteDevLink } from '../http/loopback.js';
 import { defineRoute, type Route } from '../http/route.js';
 import { linkHelpPage } from './link-help.js';
@@ -19,10 +19,10 @@ export interface AuthRouteDeps {
   runledger: Runledger;
   signer: JwtSigner;
   limits: {
-    perEmail: FixedWindowLimiter;
-    perIp: FixedWindowLimiter;
+    perEmail: RateLimiter;
+    perIp: RateLimiter;
     /** Token guesses (POST /auth/verify and /auth/accept-invite) per client address. */
-    verifyPerIp: FixedWindowLimiter;
+    verifyPerIp: RateLimiter;
   };
 }
 
@@ -83,8 +83,8 @@ export function authRoutes({ runledger, signer, limits }: AuthRouteDeps): Route[
       response: AuthRequestResult,
       errors: [429],
       handler: async ({ body, req }) => {
-        limits.perIp.hit(`ip:${req.ip ?? 'unknown'}`);
-        limits.perEmail.hit(`email:${body.email}`);
+        await limits.perIp.hit(`ip:${req.ip ?? 'unknown'}`);
+        await limits.perEmail.hit(`email:${body.email}`);
         return withoutRemoteDevLink(req, await runledger.auth.requestLink(body.email));
       },
     }),
@@ -101,7 +101,7 @@ export function authRoutes({ runledger, signer, limits }: AuthRouteDeps): Route[
       response: AuthToken,
       errors: [401, 429],
       handler: async ({ body, req }) => {
-        limits.verifyPerIp.hit(`ip:${req.ip ?? 'unknown'}`);
+        await limits.verifyPerIp.hit(`ip:${req.ip ?? 'unknown'}`);
         return tokenAnswer(signer, await runledger.auth.verifyLink(body.token));
       },
     }),
@@ -119,7 +119,7 @@ export function authRoutes({ runledger, signer, limits }: AuthRouteDeps): Route[
       response: AuthToken,
       errors: [401, 409, 429],
       handler: async ({ body, req }) => {
-        limits.verifyPerIp.hit(`ip:${req.ip ?? 'unknown'}`);
+        await limits.verifyPerIp.hit(`ip:${req.ip ?? 'unknown'}`);
         return tokenAnswer(signer, await runledger.auth.acceptInvite(body.token));
       },
     }),

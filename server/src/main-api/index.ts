@@ -1,5 +1,6 @@
 import type { BlobStore } from '@runledger/core/ports';
 import type { Route } from '../http/route.js';
+import type { Readiness } from '../ops/readiness.js';
 
 export { MAIN_API } from './components.js';
 import { apiKeyRoutes } from './api-keys.js';
@@ -25,12 +26,14 @@ export interface RouteDeps extends AuthRouteDeps, Omit<InternalRouteDeps, 'runle
   blobs: BlobStore;
   /** RUNNER_TOKEN (null: the runner routes answer 503) and what to wake after a grading task is queued. */
   tribunal: { runnerToken: string | null; onEnqueue: () => void };
+  /** What GET /ready answers. */
+  readiness: Readiness;
 }
 
 /** Every route of the main API, in the order they appear in /openapi.json. */
 export function allRoutes(deps: RouteDeps): Route[] {
   return [
-    ...metaRoutes(),
+    ...metaRoutes(deps.readiness),
     ...authRoutes(deps),
     ...orgRoutes(deps),
     ...apiKeyRoutes(deps),

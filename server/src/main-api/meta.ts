@@ -1,7 +1,9 @@
+import { RunledgerError } from '@runledger/core';
 import { defineRoute, type Route } from '../http/route.js';
 import { Health } from './components.js';
+import type { Readiness } from '../ops/readiness.js';
 
-export function metaRoutes(): Route[] {
+export function metaRoutes(readiness: Readiness): Route[] {
   return [
     defineRoute({
       method: 'get',
@@ -12,6 +14,26 @@ export function metaRoutes(): Route[] {
       status: 200,
       response: Health,
       handler: async () => ({ ok: true as const }),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/ready',
+      summary: 'Readiness: storage answers a query and the receipt sink takes a write',
+      description:
+        '503 with a detail naming what is not ready: `starting`, `draining` (after SIGTERM), or the ' +
+        'failing checks (`storage`, `receipt_sink`). Load balancers route only to a ready instance.',
+      tag: 'meta',
+      auth: 'none',
+      status: 200,
+      response: Health,
+      errors: [503],
+      handler: async () => {
+        const answer = await readiness.check();
+        if (!answer.ready) {
+          throw new RunledgerError('unavailable', `not ready: ${answer.notReady.join(', ')}`);
+        }
+        return { ok: true as const };
+      },
     }),
   ];
 }

@@ -341,3 +341,13 @@ ALTER TABLE datasets DROP CONSTRAINT datasets_status_check;
     receipt_id TEXT COLLATE "C" UNIQUE,
     received_at TEXT COLLATE "C" NOT NULL
   );
+
+-- migration 8: rate limit windows
+CREATE TABLE rate_limit_windows (
+    key TEXT COLLATE "C" NOT NULL,
+    window_start TEXT COLLATE "C" NOT NULL,
+    expires_at TEXT COLLATE "C" NOT NULL,
+    hits BIGINT NOT NULL CHECK (hits >= 1),
+    PRIMARY KEY (key, window_start)
+  );
+  CREATE INDEX rate_limit_windows_expiry ON rate_limit_windows (expires_at);

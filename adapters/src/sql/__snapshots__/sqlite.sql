@@ -359,3 +359,13 @@ CREATE TABLE datasets_v5 (
     receipt_id TEXT UNIQUE,
     received_at TEXT NOT NULL
   );
+
+-- migration 8: rate limit windows
+CREATE TABLE rate_limit_windows (
+    key TEXT NOT NULL,
+    window_start TEXT NOT NULL,
+    expires_at TEXT NOT NULL,
+    hits INTEGER NOT NULL CHECK (hits >= 1),
+    PRIMARY KEY (key, window_start)
+  );
+  CREATE INDEX rate_limit_windows_expiry ON rate_limit_windows (expires_at);

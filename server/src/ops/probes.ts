@@ -1,0 +1,34 @@
+import { open, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Storage } from '@runledger/core/ports';
+import type { ReadinessProbe } from './readiness.js';
+
+/** A real query through the storage port: a read transaction that looks up one row. */
+export function storageProbe(storage: Storage): ReadinessProbe {
+  return {
+    name: 'storage',
+    check: async () => {
+      await storage.read((tx) => tx.orgs.byId('org_readiness_probe'));
+    },
+  };
+}
+
+/** The receipt sink's folder takes a write: a probe file is written, synced and removed. */
+export function receiptSinkProbe(dir: string): ReadinessProbe {
+  let n = 0;
+  return {
+    name: 'receipt_sink',
+    check: async () => {
+      // A name per check, so concurrent checks never remove each other's file.
+      const file = join(dir, `.readiness-probe-${process.pid}-${n++}`);
+      const handle = await open(file, 'w');
+      try {
+        await handle.writeFile('ok\n');
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await unlink(file);
+    },
+  };
+}
