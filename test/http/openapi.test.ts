@@ -50,7 +50,7 @@ const SPEC_ENUMS: Record<string, string[]> = {
 
 type Json = Record<string, unknown>;
 
-const RAW_TYPES = /^application\/(octet-stream|pdf|x-ndjson)$/;
+const RAW_TYPES = /^(application\/(octet-stream|pdf|x-ndjson)|text\/(html|javascript|css))$/;
 
 function walk(value: unknown, visit: (node: Json, path: string) => void, path = '#'): void {
   if (Array.isArray(value)) value.forEach((v, i) => walk(v, visit, `${path}/${i}`));
