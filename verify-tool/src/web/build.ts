@@ -27,15 +27,8 @@ const noNodeModules: Plugin = {
 
 const sha256Base64 = (text: string) => createHash('sha256').update(text).digest('base64');
 
-export interface BuiltPage {
-  outDir: string;
-  bundleBytes: number;
-}
-
-export async function buildVerifyPage(
-  outDir = fileURLToPath(new URL('../../dist/verify-page/', import.meta.url)),
-): Promise<BuiltPage> {
-  const entry = fileURLToPath(new URL('../../src/web/main.ts', import.meta.url));
+/** One classic script for the browser; throws when a Node built-in or `</script` would reach it. */
+export async function bundleForBrowser(entry: string): Promise<string> {
   const result = await build({
     entryPoints: [entry],
     bundle: true,
@@ -50,6 +43,20 @@ export async function buildVerifyPage(
   });
   const js = result.outputFiles[0]!.text;
   if (/<\/script/i.test(js)) throw new Error('the bundle contains </script and cannot be inlined');
+  return js;
+}
+
+export interface BuiltPage {
+  outDir: string;
+  bundleBytes: number;
+}
+
+export async function buildVerifyPage(
+  outDir = fileURLToPath(new URL('../../dist/verify-page/', import.meta.url)),
+): Promise<BuiltPage> {
+  const js = await bundleForBrowser(
+    fileURLToPath(new URL('../../src/web/main.ts', import.meta.url)),
+  );
   await mkdir(outDir, { recursive: true });
   const single = pageHtml({
     script: { inline: js },
