@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -19,7 +19,7 @@ import {
   tamper,
   truncate,
 } from './files.js';
-import { verifyIn, type Shown } from './page.js';
+import { readResult, verifyIn, type Shown } from './page.js';
 
 const PASSED = '✓ passed';
 const FAILED = '✗ FAILED';
@@ -168,6 +168,57 @@ describe('the verify page', () => {
     expect(stranger.verdictClass).toBe('verdict tampered');
     expect(stranger.checks['Signature by a trusted key']).toBe(FAILED);
     expect(stranger.authorship).toMatch(/^AUTHORSHIP FAILED/);
+    await page.close();
+  });
+
+  it('loads keys from a keys file, and from this server’s published keys on request', async () => {
+    const page = await servedPage();
+    const keysFile = join(work, 'runledger-keys.json');
+    await writeFile(keysFile, katKeysDocument);
+    await page.setInputFiles('#key-file', keysFile);
+    await expect.poll(() => page.inputValue('#keys')).toBe(katKeysDocument);
+    await page.setInputFiles('#file', {
+      name: 'signed.ndjson',
+      mimeType: 'text/plain',
+      buffer: Buffer.from(signedExport),
+    });
+    await page.click('#run');
+    expect((await readResult(page)).checks['Signature by a trusted key']).toBe(PASSED);
+    // The published document is answered here by the test: the page asks its own origin, credentials omitted.
+    const asked: { url: string; cookie: string | undefined }[] = [];
+    await page.route('**/.well-known/runledger-keys.json', async (route) => {
+      asked.push({ url: route.request().url(), cookie: route.request().headers().cookie });
+      await route.fulfill({ contentType: 'application/json', body: katKeysDocument });
+    });
+    await page.fill('#keys', '');
+    await page.click('#fetch-keys');
+    await expect
+      .poll(() => page.textContent('#status'))
+      .toBe('This server’s published keys are loaded.');
+    expect(asked).toEqual([
+      { url: `${server.url}/.well-known/runledger-keys.json`, cookie: undefined },
+    ]);
+    await page.click('#run');
+    expect((await readResult(page)).authorship).toMatch(/^AUTHORSHIP VERIFIED: signed by kat/);
+    await page.close();
+  });
+
+  it('verifies a dropped file', async () => {
+    const page = await servedPage();
+    const transfer = await page.evaluateHandle(
+      `(() => {
+        const t = new DataTransfer();
+        t.items.add(new File([${JSON.stringify(exported)}], 'dropped.ndjson'));
+        return t;
+      })()`,
+    );
+    await page.dispatchEvent('#drop', 'dragover', { dataTransfer: transfer });
+    await page.dispatchEvent('#drop', 'drop', { dataTransfer: transfer });
+    await expect
+      .poll(() => page.textContent('#status'))
+      .toBe('dropped.ndjson is ready: press Verify.');
+    await page.click('#run');
+    expect((await readResult(page)).verdict).toBe('INTACT: 3 receipts, every check passed');
     await page.close();
   });
 
