@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { streamLines } from './lines.js';
+import { streamLineBatches, streamLines } from './lines.js';
 
 /** A byte stream that hands out `bytes` cut at the given offsets. */
 function chunked(bytes: Uint8Array, cuts: number[]): ReadableStream<Uint8Array> {
@@ -41,6 +41,21 @@ describe('streamLines', () => {
           const expected = text.split(crlf ? '\r\n' : '\n');
           if (expected.at(-1) === '') expected.pop();
           expect(await collect(chunked(bytes, cuts))).toEqual(expected);
+        },
+      ),
+    );
+  });
+
+  it('decodes each chunk once into the same text as decoding line by line, malformed bytes included', async () => {
+    const decoder = new TextDecoder();
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uint8Array({ maxLength: 300 }).map((b) => b.map((x) => [10, 13, 0xe2, 0x82, x][x % 5]!)),
+        fc.array(fc.nat(300), { maxLength: 10 }),
+        async (bytes, cuts) => {
+          for await (const batch of streamLineBatches(chunked(bytes, cuts))) {
+            expect(batch.texts).toEqual(batch.bytes.map((line) => decoder.decode(line)));
+          }
         },
       ),
     );

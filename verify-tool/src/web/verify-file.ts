@@ -1,7 +1,8 @@
 import { isInputError } from '../errors.js';
 import { ExportVerifier } from '../export/verify.js';
 import type { TrustedKey } from '../note/keyring.js';
-import { streamLines } from './lines.js';
+import { streamLineBatches } from './lines.js';
+import { payloadHashes } from './payload-hash.js';
 import { exportReport, unreadableReport, type Report } from './report.js';
 import { verifyShareDocument } from './share.js';
 
@@ -57,11 +58,17 @@ export async function verifyFile(file: FileLike, options: VerifyFileOptions = {}
   const verifier = new ExportVerifier(options.keys === undefined ? {} : { keys: options.keys });
   try {
     const progress = options.onProgress;
-    const lines = streamLines(
+    const batches = streamLineBatches(
       file.stream(),
       progress === undefined ? undefined : (bytes) => progress(bytes, file.size),
     );
-    for await (const text of lines) verifier.push({ text });
+    for await (const batch of batches) {
+      const hashes = await payloadHashes(batch.bytes);
+      batch.texts.forEach((text, i) => {
+        const payloadSha256 = hashes[i];
+        verifier.push(payloadSha256 === undefined ? { text } : { text, payloadSha256 });
+      });
+    }
     return exportReport(verifier.finish());
   } catch (error) {
     if (isInputError(error)) return unreadableReport('export', error.code, error.message);
