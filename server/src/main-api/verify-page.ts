@@ -42,25 +42,29 @@ function pageDir(): string {
   return join(dirname(entry), 'verify-page');
 }
 
-const cache = new Map<string, Buffer>();
-
-async function asset(file: string): Promise<Buffer> {
-  const kept = cache.get(file);
-  if (kept !== undefined) return kept;
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(join(pageDir(), file));
-  } catch {
-    throw new RunledgerError(
-      'unavailable',
-      'the verify page is not built on this server: run npm run build:verify-page',
-    );
-  }
-  cache.set(file, bytes);
-  return bytes;
+/** The page's files, read once each; a missing build is a 503 until it is there. */
+function assetReader(dir: string | undefined): (file: string) => Promise<Buffer> {
+  const cache = new Map<string, Buffer>();
+  return async (file) => {
+    const kept = cache.get(file);
+    if (kept !== undefined) return kept;
+    let bytes: Buffer;
+    try {
+      bytes = await readFile(join(dir ?? pageDir(), file));
+    } catch {
+      throw new RunledgerError(
+        'unavailable',
+        'the verify page is not built on this server: run npm run build:verify-page',
+      );
+    }
+    cache.set(file, bytes);
+    return bytes;
+  };
 }
 
-export function verifyPageRoutes(): Route[] {
+/** `dir`: where the built page is; by default verify-tool/dist/verify-page/. */
+export function verifyPageRoutes({ dir }: { dir?: string } = {}): Route[] {
+  const asset = assetReader(dir);
   return ASSETS.map(({ path, file, type, what }) =>
     defineRoute({
       method: 'get',
