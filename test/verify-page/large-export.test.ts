@@ -151,14 +151,16 @@ describe('a 100 MB export in the verify page', () => {
     const result = await shown;
     const seconds = (performance.now() - started) / 1000;
     expect(result.verdict).toBe(`INTACT: ${count} receipts, every check passed`);
-    expect(result.authorship).toMatch(/^AUTHORSHIP VERIFIED: signed by runledger.example/);
+    expect(result.authorship).toMatch(
+      /^AUTHORSHIP VERIFIED: the checkpoint is signed by runledger.example/,
+    );
     const wholeReads = await tab.evaluate<number[]>('__wholeReads');
     // Only the first 64 KiB are read whole, to tell an export from a share JSON.
     expect(Math.max(...wholeReads)).toBeLessThanOrEqual(64 * 1024);
     const progress = await tab.evaluate<string[]>('__progress');
     const percents = new Set(progress.map((p) => Number(/^(\d+)%/.exec(p)?.[1])));
     expect(percents.size).toBeGreaterThan(50);
-    expect(progress.at(-1)).toMatch(/^100% \(10\d\.\d of 10\d\.\d MB\)$/);
+    expect(progress.at(-1)).toMatch(/^100% \(10\d\.\d MB of 10\d\.\d MB\)$/);
     // The file as one string would be more than 100 MB of heap by itself.
     console.log(
       `100 MB export: ${count} receipts in ${seconds.toFixed(1)} s (not asserted); peak JS heap sampled ${(peakHeap / 1048576).toFixed(1)} MB`,

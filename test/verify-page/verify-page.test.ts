@@ -158,7 +158,7 @@ describe('the verify page', () => {
       expect(shown.checks['Merkle root against the signed checkpoint']).toBe(PASSED);
       expect(shown.checks['Signature by a trusted key']).toBe(PASSED);
       expect(shown.authorship).toBe(
-        'AUTHORSHIP VERIFIED: signed by kat.runledger.example (key a5b6ff74) at 2025-01-04T00:00:00.000Z.',
+        'AUTHORSHIP VERIFIED: the checkpoint is signed by kat.runledger.example (key a5b6ff74) at 2025-01-04T00:00:00.000Z.',
       );
     }
     const unkeyed = await verifyIn(page, file);
@@ -199,7 +199,9 @@ describe('the verify page', () => {
       { url: `${server.url}/.well-known/runledger-keys.json`, cookie: undefined },
     ]);
     await page.click('#run');
-    expect((await readResult(page)).authorship).toMatch(/^AUTHORSHIP VERIFIED: signed by kat/);
+    expect((await readResult(page)).authorship).toMatch(
+      /^AUTHORSHIP VERIFIED: the checkpoint is signed by kat/,
+    );
     await page.close();
   });
 
@@ -367,10 +369,16 @@ describe('the verify page', () => {
     await page.waitForSelector('#result:not([hidden])');
     expect(await page.textContent('#status')).toContain('INTACT: 3 receipts');
     expect(await page.locator(':focus').getAttribute('id')).toBe('result');
-    const overflow = await page.evaluate<number>(
-      'document.documentElement.scrollWidth - window.innerWidth',
-    );
-    expect(overflow).toBeLessThanOrEqual(0);
+    const overflow = () =>
+      page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    // Findings carry 64-hex hashes: they wrap instead of widening the page.
+    const tampered = await verifyIn(page, {
+      name: 'ledger.ndjson',
+      text: tamper(exported, 2, '"looks right"', '"looks wrong"'),
+    });
+    expect(tampered.findings).toHaveLength(1);
+    expect(await overflow()).toBeLessThanOrEqual(0);
     await page.close();
   });
 

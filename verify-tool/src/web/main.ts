@@ -80,21 +80,28 @@ function show(report: Report): void {
   byId('findings-omitted').textContent =
     report.findingsOmitted > 0 ? `… and ${report.findingsOmitted} more findings.` : '';
   result.hidden = false;
+  // Announced to screen readers; the result section shows the same to everyone else.
+  status.className = 'sr-only';
   status.textContent = `${report.headline}. ${report.authorship}`;
   result.focus();
 }
 
 function showError(message: string): void {
   result.hidden = true;
+  status.className = '';
   status.textContent = message;
 }
+
+/** Megabytes for a large file, kilobytes for a small one. */
+const size = (bytes: number, scale: number) =>
+  scale >= 1048576 ? `${(bytes / 1048576).toFixed(1)} MB` : `${(bytes / 1024).toFixed(1)} kB`;
 
 /** Lets the browser paint the progress bar now and then, without slowing the loop down. */
 let lastPaint = 0;
 async function onProgress(bytesRead: number, total: number): Promise<void> {
   const percent = total === 0 ? 100 : Math.floor((bytesRead / total) * 100);
   progress.value = percent;
-  progressText.textContent = `${percent}% (${(bytesRead / 1048576).toFixed(1)} of ${(total / 1048576).toFixed(1)} MB)`;
+  progressText.textContent = `${percent}% (${size(bytesRead, total)} of ${size(total, total)})`;
   const now = performance.now();
   if (now - lastPaint > 100) {
     lastPaint = now;
@@ -120,6 +127,7 @@ async function run(): Promise<void> {
   progress.value = 0;
   progressText.textContent = '';
   progressBox.hidden = false;
+  status.className = '';
   status.textContent = `Verifying ${file.name}…`;
   try {
     const report = await verifyFile(file, {

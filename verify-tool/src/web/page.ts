@@ -26,10 +26,12 @@ progress{width:100%;height:1.1rem}
 .verdict.partial{background:#fff4dc;border:1px solid var(--warn);color:var(--warn)}
 table{border-collapse:collapse;width:100%;margin:.4rem 0}
 th,td{border-bottom:1px solid var(--line);padding:.3rem .5rem;text-align:left;vertical-align:top}
+td:last-child,dd{overflow-wrap:anywhere}
 td code,dd code{font:13px ui-monospace,monospace;word-break:break-all}
 .pass{color:var(--ok)}.fail{color:var(--bad);font-weight:600}.not_checked{color:var(--warn)}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}dt{font-weight:500}dd{margin:0;word-break:break-all}
 .authorship{font-weight:500}
+.sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
 @media (max-width:40rem){th:nth-child(4),td:nth-child(4){display:none}}
 `.trim();
 

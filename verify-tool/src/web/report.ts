@@ -111,7 +111,7 @@ export const SIGNATURE_CHECK = 'Signature by a trusted key';
 export function authorshipText(a: Authorship): string {
   switch (a.status) {
     case 'verified':
-      return `AUTHORSHIP VERIFIED: signed by ${a.key_name} (key ${a.key_id})${a.signed_at === null ? '' : ` at ${a.signed_at}`}.`;
+      return `AUTHORSHIP VERIFIED: the checkpoint is signed by ${a.key_name} (key ${a.key_id})${a.signed_at === null ? '' : ` at ${a.signed_at}`}.`;
     case 'not_checked':
       return 'AUTHORSHIP NOT CHECKED: no public key was given, so only the data against the checkpoint it carries was checked; whoever could rewrite the whole file could also have rewritten that checkpoint.';
     case 'no_checkpoint':
