@@ -60,7 +60,7 @@ const NOT_IN_ANY_RESPONSE = new Set(['RouterReceiptType', 'RunEvent']);
 
 type Json = Record<string, unknown>;
 
-const RAW_TYPES = /^application\/(octet-stream|pdf|x-ndjson)$/;
+const RAW_TYPES = /^(application\/(octet-stream|pdf|x-ndjson)|text\/(html|javascript|css))$/;
 
 function walk(value: unknown, visit: (node: Json, path: string) => void, path = '#'): void {
   if (Array.isArray(value)) value.forEach((v, i) => walk(v, visit, `${path}/${i}`));

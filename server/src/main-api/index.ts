@@ -20,6 +20,7 @@ import { shareRoutes } from './share.js';
 import { submissionRoutes } from './submission.js';
 import { runnerRoutes } from './tribunal-runner.js';
 import { tribunalRoutes } from './tribunal.js';
+import { verifyPageRoutes } from './verify-page.js';
 
 export interface RouteDeps extends AuthRouteDeps, Omit<InternalRouteDeps, 'runledger'> {
   /** Uploads spool into it and downloads stream from it. */
@@ -47,6 +48,7 @@ export function allRoutes(deps: RouteDeps): Route[] {
     ...incidentRoutes(deps),
     ...ledgerRoutes(deps),
     ...shareRoutes(deps),
+    ...verifyPageRoutes(),
     ...tribunalRoutes({ runledger: deps.runledger, onEnqueue: deps.tribunal.onEnqueue }),
     ...runnerRoutes({ runledger: deps.runledger, runnerToken: deps.tribunal.runnerToken }),
     ...internalRoutes(deps),

@@ -1,0 +1,77 @@
+import { isInputError } from '../errors.js';
+import { ExportVerifier } from '../export/verify.js';
+import type { TrustedKey } from '../note/keyring.js';
+import { streamLineBatches } from './lines.js';
+import { payloadHashes } from './payload-hash.js';
+import { exportReport, unreadableReport, type Report } from './report.js';
+import { verifyShareDocument } from './share.js';
+
+/** The part of a File the page uses (a Blob in tests). */
+export interface FileLike {
+  readonly size: number;
+  slice(start?: number, end?: number): FileLike;
+  stream(): ReadableStream<Uint8Array>;
+  text(): Promise<string>;
+}
+
+export interface VerifyFileOptions {
+  keys?: readonly TrustedKey[];
+  /** After each chunk read; the page updates its progress bar and, now and then, lets the browser paint. */
+  onProgress?: (bytesRead: number, totalBytes: number) => void | Promise<void>;
+}
+
+/** A share JSON is read whole; anything larger is taken for an export. */
+export const SHARE_LIMIT_BYTES = 16 * 1024 * 1024;
+const SNIFF_BYTES = 64 * 1024;
+
+/** An export's first line is its header, a JSON object with `format`; a share JSON is one document. */
+async function looksLikeExport(file: FileLike): Promise<boolean> {
+  const head = await file.slice(0, SNIFF_BYTES).text();
+  const firstLine = head.split('\n', 1)[0] ?? '';
+  try {
+    const value = JSON.parse(firstLine) as unknown;
+    return typeof value === 'object' && value !== null && 'format' in value;
+  } catch {
+    return file.size > SHARE_LIMIT_BYTES;
+  }
+}
+
+/** Verifies an export (streamed, in bounded memory) or a share JSON with the library's checks. */
+export async function verifyFile(file: FileLike, options: VerifyFileOptions = {}): Promise<Report> {
+  if (!(await looksLikeExport(file))) {
+    if (file.size > SHARE_LIMIT_BYTES) {
+      return unreadableReport('export', 'bad_header', 'the first line is not an export header');
+    }
+    let doc: unknown;
+    try {
+      doc = JSON.parse(await file.text()) as unknown;
+    } catch (error) {
+      return unreadableReport(
+        'share',
+        'unreadable_input',
+        `the file is neither an export (its first line is not an export header) nor a share JSON: ${(error as Error).message}`,
+      );
+    }
+    await options.onProgress?.(file.size, file.size);
+    return verifyShareDocument(doc, options.keys);
+  }
+  const verifier = new ExportVerifier(options.keys === undefined ? {} : { keys: options.keys });
+  try {
+    const progress = options.onProgress;
+    const batches = streamLineBatches(
+      file.stream(),
+      progress === undefined ? undefined : (bytes) => progress(bytes, file.size),
+    );
+    for await (const batch of batches) {
+      const hashes = await payloadHashes(batch.bytes);
+      batch.texts.forEach((text, i) => {
+        const payloadSha256 = hashes[i];
+        verifier.push(payloadSha256 === undefined ? { text } : { text, payloadSha256 });
+      });
+    }
+    return exportReport(verifier.finish());
+  } catch (error) {
+    if (isInputError(error)) return unreadableReport('export', error.code, error.message);
+    throw error;
+  }
+}
