@@ -14,15 +14,14 @@ export interface ProgressBar {
 
 const WIDTH = 24;
 const GREEN = '\u001b[32m';
-const DIM = '\u001b[2m';
 const RESET = '\u001b[0m';
 
-const count = (n: number) => n.toLocaleString('en-US');
-
 /**
- * A progress bar on a terminal: `[████████░░░░]  42% 420,000/1,000,000 receipts  61,000/s`. Only
- * when the stream is a TTY (nothing at all otherwise, so piped output stays clean); coloured only
- * when `NO_COLOR` is unset or empty (https://no-color.org) and TERM is not `dumb`.
+ * A progress bar on a terminal, laid out as the runledger CLI's own
+ * (`verifying [##########--------------] 42% 420000/1000000 receipts, 61000/s`). Only when the
+ * stream is a TTY (nothing at all otherwise, so piped output stays clean); the bar is green only
+ * when `NO_COLOR` is unset or empty (https://no-color.org) and TERM is not `dumb`, and without
+ * colour the output holds no escape sequence at all.
  */
 export function progressBar(
   stream: ProgressStream,
@@ -38,15 +37,13 @@ export function progressBar(
   let drawn = 0;
   const line = (done: number): string => {
     const seconds = (now() - started) / 1000;
-    const rate = seconds > 0 ? `  ${count(Math.round(done / seconds))}/s` : '';
-    if (total === undefined || total === 0) return `verifying: ${count(done)} receipts${rate}`;
-    const fraction = Math.min(1, done / total);
-    const filled = Math.round(fraction * WIDTH);
-    const bar = colour
-      ? `${GREEN}${'█'.repeat(filled)}${RESET}${DIM}${'░'.repeat(WIDTH - filled)}${RESET}`
-      : `${'█'.repeat(filled)}${'░'.repeat(WIDTH - filled)}`;
-    const percent = `${Math.floor(fraction * 100)}%`.padStart(4);
-    return `[${bar}] ${percent} ${count(done)}/${count(total)} receipts${rate}`;
+    const rate = `${Math.round(seconds > 0 ? done / seconds : 0)}/s`;
+    if (total === undefined) return `verifying ${done} receipts, ${rate}`;
+    const ratio = total <= 0 ? 1 : Math.min(1, done / total);
+    const filled = Math.round(ratio * WIDTH);
+    const bar = '#'.repeat(filled);
+    const painted = colour && filled > 0 ? `${GREEN}${bar}${RESET}` : bar;
+    return `verifying [${painted}${'-'.repeat(WIDTH - filled)}] ${Math.floor(ratio * 100)}% ${done}/${total} receipts, ${rate}`;
   };
   return {
     update(done) {

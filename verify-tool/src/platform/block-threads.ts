@@ -1,12 +1,21 @@
-import { existsSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type * as NodeFs from 'node:fs';
+import type * as NodeOs from 'node:os';
+import type * as NodeUrl from 'node:url';
+import type * as NodeWorkerThreads from 'node:worker_threads';
 import type { BlockCheckOptions, CheckedBlock } from '../export/block.js';
+import { nodeBuiltin } from './builtin.js';
 import { checkBlockBytes } from './check-block.js';
 import type { BlockReply, BlockRequest } from './export-worker.js';
 
-const WORKER_URL = new URL('./export-worker.js', import.meta.url);
+// Looked up, not imported: in a browser bundle they are undefined and nothing runs in threads.
+const fs = nodeBuiltin<typeof NodeFs>('node:fs');
+const os = nodeBuiltin<typeof NodeOs>('node:os');
+const url = nodeBuiltin<typeof NodeUrl>('node:url');
+const threads = nodeBuiltin<typeof NodeWorkerThreads>('node:worker_threads');
+
+// Through a variable, so that bundlers do not take the worker script for an asset of a browser build.
+const WORKER_FILE = './export-worker.js';
+const WORKER_URL = new URL(WORKER_FILE, import.meta.url);
 /** A small young generation keeps each worker's memory low; its garbage dies within a line. */
 const YOUNG_MB = 2;
 
@@ -25,7 +34,7 @@ export interface BlockThreads {
 
 /** One thread per core, at most four: the reading thread mostly waits on them. */
 export function defaultThreadCount(): number {
-  return Math.min(availableParallelism(), 4);
+  return threads === undefined || os === undefined ? 0 : Math.min(os.availableParallelism(), 4);
 }
 
 /**
@@ -35,7 +44,9 @@ export function defaultThreadCount(): number {
  */
 export function startBlockThreads(count: number): BlockThreads | undefined {
   if (count < 1) return undefined;
-  if (!existsSync(fileURLToPath(WORKER_URL))) return inThisThread(count);
+  if (threads === undefined || fs === undefined || url === undefined) return inThisThread(count);
+  if (!fs.existsSync(url.fileURLToPath(WORKER_URL))) return inThisThread(count);
+  const { Worker } = threads;
   const waiting = new Map<
     number,
     { resolve: (reply: BlockReply) => void; reject: (e: Error) => void }
@@ -60,7 +71,7 @@ export function startBlockThreads(count: number): BlockThreads | undefined {
     check(buffer, length, final, options) {
       const id = next;
       next += 1;
-      const worker = workers[id % workers.length] as Worker;
+      const worker = workers[id % workers.length] as NodeWorkerThreads.Worker;
       const reply = new Promise<BlockReply>((resolve, reject) =>
         waiting.set(id, { resolve, reject }),
       );
