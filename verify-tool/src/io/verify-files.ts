@@ -32,6 +32,8 @@ export interface ExportFileOptions extends ExportVerifyOptions {
 
 const BLOCK_SIZE = 256 << 10;
 const THREADS_FROM_BYTES = 16 << 20;
+/** Blocks larger than this (lines of megabytes) are checked in the reading thread. */
+const THREAD_BLOCK_LIMIT = 2 << 20;
 
 async function threadsFor(path: string, options: ExportFileOptions): Promise<number> {
   if (options.threads !== undefined) return options.threads;
@@ -55,6 +57,7 @@ export async function verifyExportFile(
 ): Promise<ExportVerifyResult> {
   const verifier = new ExportVerifier(options);
   const blockSize = options.blockSize ?? BLOCK_SIZE;
+  const threadBlockLimit = Math.max(4 * blockSize, THREAD_BLOCK_LIMIT);
   const threads = startBlockThreads(await threadsFor(path, options));
   const spare: Buffer[] = [];
   const take = (minSize: number) => {
@@ -83,8 +86,10 @@ export async function verifyExportFile(
   try {
     await forEachLineBlock(path, blockSize, take, async (buffer, length, final) => {
       const blockOptions = verifier.blockOptions();
-      // The block with the header is checked here: the header says how to check the rest.
-      if (threads === undefined || blockOptions === undefined) {
+      // The block with the header is checked here: the header says how to check the rest. So is a
+      // block grown around a very long line: workers run with little memory (see block-threads.ts).
+      if (threads === undefined || blockOptions === undefined || length > threadBlockLimit) {
+        while (inFlight.length > 0) await joinNext();
         checkHere(buffer, length, final);
         return;
       }

@@ -16,8 +16,12 @@ const threads = nodeBuiltin<typeof NodeWorkerThreads>('node:worker_threads');
 // Through a variable, so that bundlers do not take the worker script for an asset of a browser build.
 const WORKER_FILE = './export-worker.js';
 const WORKER_URL = new URL(WORKER_FILE, import.meta.url);
-/** A small young generation keeps each worker's memory low; its garbage dies within a line. */
-const YOUNG_MB = 2;
+/**
+ * Each worker's heap is kept small: its garbage dies within a line, and it never holds more than
+ * one block (the caller keeps blocks of long lines to itself). Without a cap on the old
+ * generation, promoted garbage piles up there for long between full collections.
+ */
+const LIMITS = { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 16 };
 
 /** Worker threads that check blocks of export lines (BlockChecker) while the caller reads on. */
 export interface BlockThreads {
@@ -52,9 +56,7 @@ export function startBlockThreads(count: number): BlockThreads | undefined {
     { resolve: (reply: BlockReply) => void; reject: (e: Error) => void }
   >();
   const workers = Array.from({ length: count }, () => {
-    const worker = new Worker(WORKER_URL, {
-      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_MB },
-    });
+    const worker = new Worker(WORKER_URL, { resourceLimits: LIMITS });
     worker.on('message', (reply: BlockReply) => {
       const waiter = waiting.get(reply.id);
       waiting.delete(reply.id);
