@@ -40,10 +40,11 @@ export function checkReceiptLine(
       line: no,
     });
   }
-  const payloadSha256 = parsed.layout === 'export' ? line.payloadSha256 : undefined;
-  const entry =
-    payloadSha256 === undefined ? parsed.entry : { ...parsed.entry, payload_sha256: payloadSha256 };
-  chain.push(entry, no);
+  // The entry is this call's own object: give it the payload hash in place rather than copy it.
+  if (parsed.layout === 'export' && line.payloadSha256 !== undefined) {
+    parsed.entry.payload_sha256 = line.payloadSha256;
+  }
+  chain.push(parsed.entry, no);
   return parsed.entry;
 }
 
