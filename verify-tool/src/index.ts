@@ -9,4 +9,9 @@ export * from './router/index.js';
 export * from './merkle/index.js';
 export * from './note/index.js';
 export * from './ledger/index.js';
-export { verifyExportFile, verifyRouterReceiptFiles, type RouterFilesResult } from './io/index.js';
+export {
+  verifyExportFile,
+  verifyRouterReceiptFiles,
+  type ExportFileOptions,
+  type RouterFilesResult,
+} from './io/index.js';

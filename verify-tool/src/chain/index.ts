@@ -1,4 +1,10 @@
-export { ChainVerifier, DEFAULT_RECEIPT_PREFIX, verifyChain, verifyReceipt } from './verifier.js';
+export {
+  ChainVerifier,
+  DEFAULT_RECEIPT_PREFIX,
+  verifyChain,
+  verifyReceipt,
+  type VerifiedRun,
+} from './verifier.js';
 export type {
   ChainError,
   ChainErrorCode,

@@ -83,4 +83,9 @@ export interface ChainVerifyOptions {
   expectedHeadSha256?: string;
   /** At most this many findings are kept (default 1000); the rest are only counted. */
   maxErrors?: number;
+  /**
+   * Resume a chain after a receipt checked elsewhere: the first entry pushed must follow it
+   * (org_seq + 1, parent_hash = its receipt_sha256) instead of being the genesis receipt.
+   */
+  after?: { org_seq: number; receipt_sha256: string; receipt_id?: string };
 }

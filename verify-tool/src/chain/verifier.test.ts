@@ -214,3 +214,52 @@ describe('verifyReceipt (one receipt on its own)', () => {
     expect(verifyReceipt(third, { expectedOrgId: 'org_b' }).ok).toBe(false);
   });
 });
+
+describe('ChainVerifier resumed and handed runs', () => {
+  it('resumed after a receipt, takes its successor and flags anything else', () => {
+    const entries = chain(6);
+    const after = { org_seq: 2, receipt_sha256: entries[2]!.receipt_sha256 };
+    expect(verifyChain(entries.slice(3), { after }).ok).toBe(true);
+    const skipped = verifyChain(entries.slice(4), { after });
+    expect(skipped.errors.map((e) => e.code)).toEqual(['seq_gap']);
+    expect(
+      verifyChain(entries.slice(3), {
+        after: { ...after, receipt_sha256: 'f'.repeat(64) },
+      }).errors.map((e) => e.code),
+    ).toEqual(['parent_mismatch']);
+  });
+
+  it('takes a verified run only when it links to the last receipt and is of the same org', () => {
+    const entries = chain(6);
+    const part = new ChainVerifier({
+      after: { org_seq: 2, receipt_sha256: entries[2]!.receipt_sha256 },
+      expectedOrgId: 'org_a',
+    });
+    for (const entry of entries.slice(3)) part.push(entry);
+    const run = part.verifiedRun({ org_seq: 3, parent_hash: entries[3]!.parent_hash });
+    expect(run?.count).toBe(3);
+
+    const whole = new ChainVerifier();
+    for (const entry of entries.slice(0, 3)) whole.push(entry);
+    expect(whole.pushVerifiedRun(run!)).toBe(true);
+    expect(whole.result()).toEqual(verifyChain(entries));
+    expect(whole.orgId).toBe('org_a');
+
+    const short = new ChainVerifier();
+    for (const entry of entries.slice(0, 2)) short.push(entry);
+    expect(short.pushVerifiedRun(run!)).toBe(false);
+    expect(short.receiptsChecked).toBe(2);
+
+    const otherOrg = new ChainVerifier({ expectedOrgId: 'org_b' });
+    for (const entry of entries.slice(0, 3)) otherOrg.push(entry);
+    expect(otherOrg.pushVerifiedRun(run!)).toBe(false);
+  });
+
+  it('has no verified run once a finding was made', () => {
+    const entries = chain(3);
+    const verifier = new ChainVerifier();
+    verifier.push(entries[0]!);
+    verifier.push(entries[2]!);
+    expect(verifier.verifiedRun({ org_seq: 0, parent_hash: GENESIS_PARENT })).toBeUndefined();
+  });
+});

@@ -23,6 +23,19 @@ interface Previous {
   computed: string;
 }
 
+/**
+ * Consecutive receipts checked by a ChainVerifier with no finding, every payload of org `orgId`:
+ * how a worker hands its part of a chain to the verifier that holds the whole (pushVerifiedRun).
+ */
+export interface VerifiedRun {
+  count: number;
+  /** The first receipt's org_seq and parent_hash: what links the run to the receipt before it. */
+  first: { org_seq: number; parent_hash: string };
+  /** The last receipt as the next one links to it. */
+  last: Previous;
+  orgId: string;
+}
+
 interface Where {
   receipt_id: string | null;
   org_seq: number | null;
@@ -69,10 +82,24 @@ export class ChainVerifier {
     this.#maxErrors = options.maxErrors ?? DEFAULT_MAX_ERRORS;
     this.#expectedOrgId = options.expectedOrgId;
     this.#expectedHead = options.expectedHeadSha256;
+    const after = options.after;
+    if (after !== undefined) {
+      this.#previous = {
+        receipt_id: after.receipt_id ?? `(receipt at org_seq ${after.org_seq})`,
+        org_seq: after.org_seq,
+        stored: after.receipt_sha256,
+        computed: after.receipt_sha256,
+      };
+    }
   }
 
   get receiptsChecked(): number {
     return this.#checked;
+  }
+
+  /** How many findings were made so far (kept or omitted). */
+  get findings(): number {
+    return this.#errors.length + this.#omitted;
   }
 
   /** The org the ledger belongs to: the expected one, or the first authentic payload's org_id. */
@@ -90,6 +117,41 @@ export class ChainVerifier {
   push(entry: LedgerEntryInput, line?: number): void {
     const own = this.#checkOwn(entry, line);
     if (own !== null) this.#checkLinkage(entry, own.seq, own.computed, own.where);
+  }
+
+  /**
+   * Takes a run of receipts another ChainVerifier already checked without a finding (see
+   * VerifiedRun) as if they had been pushed here one by one, when that is provably the same: the
+   * run's first receipt links to this chain's last one and its org is this chain's org. Returns
+   * false, changing nothing, otherwise; the caller then pushes the run's entries itself.
+   */
+  pushVerifiedRun(run: VerifiedRun): boolean {
+    if (run.count === 0) return true;
+    const prev = this.#previous;
+    const linked =
+      prev === null
+        ? run.first.org_seq === 0 && run.first.parent_hash === GENESIS_PARENT
+        : run.first.org_seq === prev.org_seq + 1 &&
+          (run.first.parent_hash === prev.stored || run.first.parent_hash === prev.computed);
+    if (!linked) return false;
+    if (this.#expectedOrgId !== undefined && this.#expectedOrgId !== run.orgId) return false;
+    this.#expectedOrgId = run.orgId;
+    this.#previous = { ...run.last };
+    this.#checked += run.count;
+    return true;
+  }
+
+  /**
+   * The run pushed so far when nothing was found: what pushVerifiedRun needs to take it over.
+   * `first` is the first pushed entry's position and parent; undefined when a finding was made.
+   */
+  verifiedRun(first: VerifiedRun['first']): VerifiedRun | undefined {
+    const last = this.#previous;
+    const orgId = this.#expectedOrgId;
+    if (this.findings > 0 || last === null || orgId === undefined) {
+      return undefined;
+    }
+    return { count: this.#checked, first, last: { ...last }, orgId };
   }
 
   /**

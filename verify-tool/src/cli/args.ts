@@ -7,6 +7,7 @@ export type CliCommand =
       prefix: string | undefined;
       org: string | undefined;
       keys: string[];
+      threads: number | undefined;
     }
   | { command: 'receipts'; paths: string[]; json: boolean; keys: string[] }
   | { command: 'receipt'; file: string; json: boolean; keys: string[]; prefix: string | undefined }
@@ -21,7 +22,7 @@ export type CliCommand =
   | { command: 'help' };
 
 export const USAGE = `usage:
-  runledger-verify [--json] [--strict] [--prefix P] [--org ORG_ID] [--key K] EXPORT.ndjson
+  runledger-verify [--json] [--strict] [--prefix P] [--org ORG_ID] [--key K] [--threads N] EXPORT.ndjson
   runledger-verify receipt [--json] [--prefix P] [--key K] SHARE.json
   runledger-verify consistency [--json] [--key K] [--proof PROOF.json] OLD NEW
   runledger-verify receipts [--json] [--key K] DIR_OR_FILE...
@@ -34,6 +35,9 @@ Verifies runledger exports, shared receipts and router receipt files offline.
   --prefix P  receipt id prefix (default: the export header's, else "rcpt")
   --org ID    require the export to belong to this org
   --proof F   consistency proof {first, second, hashes} when OLD and NEW are checkpoints
+  --threads N worker threads checking an export's lines (0: none; default one per core for
+              large files); the result is the same with any number
+On a terminal, an export's progress (percent of the header's count, rate) is drawn on stderr.
 OLD and NEW are exports or signed checkpoint files.
 exit status: 0 intact, 1 tampered, 2 unreadable, missing or truncated input (or bad usage)`;
 
@@ -49,6 +53,7 @@ export function parseArgs(argv: readonly string[]): CliCommand {
   let prefix: string | undefined;
   let org: string | undefined;
   let proof: string | undefined;
+  let threads: number | undefined;
   const keys: string[] = [];
   const valueOf = (i: number, flag: string): string => {
     const value = argv[i + 1];
@@ -65,6 +70,7 @@ export function parseArgs(argv: readonly string[]): CliCommand {
     else if (arg === '--org') org = valueOf(i++, arg);
     else if (arg === '--key') keys.push(valueOf(i++, arg));
     else if (arg === '--proof') proof = valueOf(i++, arg);
+    else if (arg === '--threads') threads = threadCount(valueOf(i++, arg));
     else if (arg === '--') {
       positional.push(...argv.slice(i + 1));
       break;
@@ -77,6 +83,9 @@ export function parseArgs(argv: readonly string[]): CliCommand {
   }
   if (prefix !== undefined && sub !== 'receipt' && SUBCOMMANDS.has(sub)) {
     throw new UsageError('--prefix applies to exports and shared receipts only');
+  }
+  if (threads !== undefined && SUBCOMMANDS.has(sub)) {
+    throw new UsageError('--threads applies to exports only');
   }
   if (proof !== undefined && sub !== 'consistency')
     throw new UsageError('--proof applies to consistency only');
@@ -101,5 +110,20 @@ export function parseArgs(argv: readonly string[]): CliCommand {
     };
   }
   if (positional.length !== 1) throw new UsageError('give exactly one export file');
-  return { command: 'export', file: positional[0] as string, json, strict, prefix, org, keys };
+  return {
+    command: 'export',
+    file: positional[0] as string,
+    json,
+    strict,
+    prefix,
+    org,
+    keys,
+    threads,
+  };
+}
+
+function threadCount(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n > 64) throw new UsageError('--threads needs a number from 0 to 64');
+  return n;
 }

@@ -10,6 +10,7 @@ import type { TrustedKey } from '../note/keyring.js';
 import { parseArgs, USAGE, UsageError, type CliCommand } from './args.js';
 import { consistencySummary, exportSummary, receiptsSummary, receiptSummary } from './summary.js';
 import { fromHex } from '../hash/hex.js';
+import { progressBar, type ProgressBar, type ProgressStream } from './progress.js';
 
 export const EXIT_OK = 0;
 export const EXIT_TAMPERED = 1;
@@ -17,12 +18,21 @@ export const EXIT_UNREADABLE = 2;
 
 export interface CliStreams {
   stdout: { write(text: string): unknown };
-  stderr: { write(text: string): unknown; isTTY?: boolean };
+  stderr: ProgressStream;
+  /** The environment (NO_COLOR, TERM); default process.env. */
+  env?: Record<string, string | undefined>;
 }
 
-function progress(stderr: CliStreams['stderr']): ((n: number) => void) | undefined {
-  if (stderr.isTTY !== true) return undefined;
-  return (n) => stderr.write(`\rverified ${n.toLocaleString('en-US')} receipts`);
+/** A progress bar for an export on a terminal, its total from the header; undefined elsewhere. */
+async function exportProgress(path: string, io: CliStreams): Promise<ProgressBar | undefined> {
+  if (io.stderr.isTTY !== true) return undefined;
+  let total: number | undefined;
+  try {
+    total = (await exportHeaderOf(path))?.count;
+  } catch {
+    total = undefined; // verifying reports it
+  }
+  return progressBar(io.stderr, total, io.env ?? process.env, () => performance.now());
 }
 
 type Run = Exclude<CliCommand, { command: 'help' }>;
@@ -95,15 +105,20 @@ async function execute(command: Run, io: CliStreams): Promise<number> {
   const print = (json: unknown, text: string) =>
     io.stdout.write(command.json ? JSON.stringify(json) + '\n' : text);
   if (command.command === 'export') {
-    const onProgress = progress(io.stderr);
-    const result = await verifyExportFile(command.file, {
-      strict: command.strict,
-      receiptPrefix: command.prefix,
-      expectedOrgId: command.org,
-      keys,
-      onProgress,
-    });
-    if (onProgress !== undefined) io.stderr.write('\n');
+    const bar = await exportProgress(command.file, io);
+    let result;
+    try {
+      result = await verifyExportFile(command.file, {
+        strict: command.strict,
+        receiptPrefix: command.prefix,
+        expectedOrgId: command.org,
+        keys,
+        ...(command.threads === undefined ? {} : { threads: command.threads }),
+        ...(bar === undefined ? {} : { onProgress: (n) => bar.update(n), progressEvery: 1000 }),
+      });
+    } finally {
+      bar?.clear();
+    }
     print(result, exportSummary(command.file, result));
     return result.ok ? EXIT_OK : EXIT_TAMPERED;
   }

@@ -3,10 +3,15 @@ import type { ChainVerifyOptions, ChainVerifyResult } from '../chain/types.js';
 import { VerifyError } from '../errors.js';
 import { toHex } from '../hash/hex.js';
 import { checkSignedCheckpoint, type Authorship } from '../ledger/signed-checkpoint.js';
-import { ReceiptTree } from '../ledger/receipt-tree.js';
+import { ReceiptTree, receiptLeafHash } from '../ledger/receipt-tree.js';
+import { HASH_SIZE } from '../merkle/hash.js';
 import type { TrustedKey } from '../note/keyring.js';
+import { checkReceiptLine, isBlank, type BlockCheckOptions, type CheckedBlock } from './block.js';
 import type { ExportHeader } from './format.js';
-import { isCompleteJson, parseExportHeader, parseExportLine } from './parse.js';
+import type { ExportLine } from './line.js';
+import { isCompleteJson, parseExportHeader } from './parse.js';
+
+export type { ExportLine } from './line.js';
 
 export interface ExportVerifyOptions extends Omit<ChainVerifyOptions, 'expectedHeadSha256'> {
   /** Called every `progressEvery` receipts (default 10,000) with the count so far. */
@@ -27,13 +32,6 @@ export interface ExportVerifyResult extends ChainVerifyResult {
   authorship: Authorship;
   /** The root (hex) of the first `rootAtSize` receipts, when asked and the export has that many. */
   merkle_root_at_size?: string;
-}
-
-/** One export line: its text, and optionally the SHA-256 (hex) of its payload's exact bytes. */
-export interface ExportLine {
-  text: string;
-  /** Set by a byte reader that hashed the payload slice itself (same bytes as the text's slice). */
-  payloadSha256?: string;
 }
 
 /**
@@ -81,41 +79,69 @@ export class ExportVerifier {
 
   #check(line: ExportLine, no: number, chain: ChainVerifier): void {
     this.#receiptLines += 1;
-    const parsed = parseExportLine(line.text);
-    if (!parsed.ok) {
-      chain.report({
-        receipt_id: null,
-        org_seq: null,
-        code: 'bad_line',
-        message: parsed.message,
-        line: no,
-      });
-      return;
-    }
-    if (parsed.layout === 'reserialized' && this.#options.strict === true) {
-      chain.report({
-        receipt_id: typeof parsed.entry.receipt_id === 'string' ? parsed.entry.receipt_id : null,
-        org_seq: Number.isSafeInteger(parsed.entry.org_seq) ? parsed.entry.org_seq : null,
-        code: 'not_canonical',
-        message: 'line is not in the export layout (payload as the last key, canonical bytes)',
-        line: no,
-      });
-    }
-    const payloadSha256 = parsed.layout === 'export' ? line.payloadSha256 : undefined;
-    chain.push(
-      payloadSha256 === undefined
-        ? parsed.entry
-        : { ...parsed.entry, payload_sha256: payloadSha256 },
-      no,
-    );
-    this.#tree.add(parsed.entry.receipt_sha256);
+    const entry = checkReceiptLine(line, no, chain, this.#options.strict === true);
+    if (entry === undefined) return;
+    this.#addLeaf(receiptLeafHash(entry.receipt_sha256));
+    this.#progressAt(chain.receiptsChecked);
+  }
+
+  #addLeaf(leafHash: Uint8Array): void {
+    this.#tree.addLeafHash(leafHash);
     if (this.#tree.size === this.#options.rootAtSize) this.#rootAtSize = toHex(this.#tree.root());
-    if (
-      this.#options.onProgress !== undefined &&
-      chain.receiptsChecked % this.#progressEvery === 0
-    ) {
-      this.#options.onProgress(chain.receiptsChecked);
+  }
+
+  #progressAt(checked: number): void {
+    if (this.#options.onProgress !== undefined && checked % this.#progressEvery === 0) {
+      this.#options.onProgress(checked);
     }
+  }
+
+  /**
+   * What a BlockChecker needs to check receipt lines elsewhere (a worker thread) exactly as this
+   * verifier would; undefined before the header.
+   */
+  blockOptions(): BlockCheckOptions | undefined {
+    const header = this.#header;
+    if (header === undefined) return undefined;
+    const options: BlockCheckOptions = {
+      expectedOrgId: this.#options.expectedOrgId ?? header.org_id,
+    };
+    const prefix = this.#options.receiptPrefix ?? header.receipt_prefix;
+    if (prefix !== undefined) options.receiptPrefix = prefix;
+    if (this.#options.strict === true) options.strict = true;
+    return options;
+  }
+
+  /**
+   * Takes the lines a BlockChecker checked (the lines that come next) as if they were pushed
+   * here, when that gives the same result: the block is clean, its first receipt links to the
+   * last one here and its org is this export's. Returns false otherwise, having changed nothing
+   * the caller's pushing those lines one by one would not; the caller then does so.
+   */
+  pushCheckedBlock(block: CheckedBlock): boolean {
+    const chain = this.#chain;
+    if (chain === undefined || !block.clean) return false;
+    if (block.receiptLines === 0) {
+      this.#lineNo += block.physicalLines;
+      return true;
+    }
+    // A cut-off last line must stay pending for finish(): let the caller push it.
+    if (!block.lastComplete) return false;
+    const pending = this.#pending;
+    if (pending !== undefined) {
+      // The block holds a receipt line, so the pending one is not the last: check it now.
+      this.#pending = undefined;
+      this.#check(pending.line, pending.no, chain);
+    }
+    const before = chain.receiptsChecked;
+    if (!chain.pushVerifiedRun(block.run)) return false;
+    for (let i = 0; i < block.run.count; i += 1) {
+      this.#addLeaf(block.leafHashes.subarray(i * HASH_SIZE, (i + 1) * HASH_SIZE));
+      this.#progressAt(before + i + 1);
+    }
+    this.#receiptLines += block.receiptLines;
+    this.#lineNo += block.physicalLines;
+    return true;
   }
 
   finish(): ExportVerifyResult {
@@ -196,10 +222,6 @@ export class ExportVerifier {
       ...(this.#rootAtSize === undefined ? {} : { merkle_root_at_size: this.#rootAtSize }),
     };
   }
-}
-
-function isBlank(text: string): boolean {
-  return text.length === 0 || text.trim() === '';
 }
 
 /** Verifies an export given as lines (see ExportVerifier). */

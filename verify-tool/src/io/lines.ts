@@ -1,17 +1,47 @@
 import { open, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { VerifyError } from '../errors.js';
+import { forEachLineIn } from '../platform/export-lines.js';
 
 const CHUNK = 1 << 20;
 
 /**
  * Calls `onLine(buffer, start, end)` for each line of a file (without its newline, a trailing
- * `\r` dropped), reading it in 1 MiB chunks and splitting on newline bytes: the fast path both the
- * verifier and the benchmark's floor use. An unreadable file throws `unreadable_input`.
+ * `\r` dropped), reading it in 1 MiB chunks and splitting on newline bytes, one line at a time
+ * (awaiting `onLine` when it returns a promise). An unreadable file throws `unreadable_input`.
  */
 export async function forEachLineBytes(
   path: string,
   onLine: (buffer: Buffer, start: number, end: number) => void | Promise<void>,
+): Promise<void> {
+  let spare: Buffer | undefined;
+  const take = (minSize: number) => {
+    const reused = spare !== undefined && spare.length >= minSize ? spare : undefined;
+    spare = undefined;
+    return reused ?? Buffer.allocUnsafe(minSize);
+  };
+  await forEachLineBlock(path, CHUNK, take, async (buffer, length, final) => {
+    const bounds: number[] = [];
+    forEachLineIn(buffer, 0, length, final, (start, end) => bounds.push(start, end));
+    for (let i = 0; i < bounds.length; i += 2) {
+      const pending = onLine(buffer, bounds[i] as number, bounds[i + 1] as number);
+      if (pending !== undefined) await pending;
+    }
+    spare = buffer;
+  });
+}
+
+/**
+ * Calls `onBlock(buffer, length, final)` with blocks of about `blockSize` bytes holding whole
+ * lines: `buffer[0, length)` ends with a newline, except for the last block (`final`), which holds
+ * what follows the file's last newline. Each block gets a buffer of its own, which the callee owns
+ * (it may hand it to a worker thread); `take()` supplies them, reusing returned ones.
+ */
+export async function forEachLineBlock(
+  path: string,
+  blockSize: number,
+  take: (minSize: number) => Buffer,
+  onBlock: (buffer: Buffer, length: number, final: boolean) => void | Promise<void>,
 ): Promise<void> {
   let handle;
   try {
@@ -22,12 +52,12 @@ export async function forEachLineBytes(
     throw unreadable(path, error);
   }
   try {
-    let buffer = Buffer.allocUnsafe(CHUNK);
+    let buffer = take(blockSize);
     let filled = 0;
     for (;;) {
       if (filled === buffer.length) {
         // One line longer than the buffer: grow it.
-        const bigger = Buffer.allocUnsafe(buffer.length * 2);
+        const bigger = take(buffer.length * 2);
         buffer.copy(bigger, 0, 0, filled);
         buffer = bigger;
       }
@@ -37,27 +67,21 @@ export async function forEachLineBytes(
       } catch (error) {
         throw unreadable(path, error);
       }
-      const end = filled + bytesRead;
-      let start = 0;
-      for (
-        let nl = buffer.indexOf(10, filled);
-        nl !== -1 && nl < end;
-        nl = buffer.indexOf(10, start)
-      ) {
-        const stop = nl > start && buffer[nl - 1] === 13 ? nl - 1 : nl;
-        const pending = onLine(buffer, start, stop);
-        if (pending !== undefined) await pending;
-        start = nl + 1;
-      }
       if (bytesRead === 0) {
-        if (start < end) {
-          const pending = onLine(buffer, start, end);
-          if (pending !== undefined) await pending;
-        }
+        if (filled > 0) await onBlock(buffer, filled, true);
         return;
       }
-      buffer.copy(buffer, 0, start, end);
-      filled = end - start;
+      const end = filled + bytesRead;
+      const last = buffer.lastIndexOf(10, end - 1);
+      if (last < filled) {
+        filled = end;
+        continue;
+      }
+      const next = take(Math.max(blockSize, 2 * (end - last - 1)));
+      buffer.copy(next, 0, last + 1, end);
+      await onBlock(buffer, last + 1, false);
+      buffer = next;
+      filled = end - last - 1;
     }
   } finally {
     await handle.close();
