@@ -22,6 +22,7 @@ export type { LedgerUseCases } from './ledger/api.js';
 export type { ShareUseCases, ShareView } from './share/api.js';
 export type { RouterUseCases, WorkerActor } from './router/api.js';
 export type { TribunalUseCases } from './tribunal/api.js';
+export type { AuditUseCases } from './audit-receipts/api.js';
 
 // Pure domain functions an embedder or a transport may call without the SDK.
 export { audit } from './audit/audit.js';
@@ -35,6 +36,14 @@ export {
   type ReceiptInput,
 } from './receipts/build.js';
 export { RunReceiptPayload } from './receipts/payload.js';
+export {
+  AUDIT_RECEIPT_PREFIX,
+  buildAuditReceipt,
+  type AuditReceiptInput,
+  type BuiltAuditReceipt,
+} from './audit-receipts/build.js';
+export { SIGN_IN_FAILURE_WINDOW_MS } from './audit-receipts/record.js';
+export { AUDIT_LOG } from './audit-receipts/use-cases.js';
 export { gradeTaskResult, type TaskGradeResult } from './tribunal/grading.js';
 export { API_KEY_PREFIX } from './secrets/api-key.js';
 export { constantTimeEqual, hashSecret } from './secrets/secret.js';

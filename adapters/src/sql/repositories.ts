@@ -1,6 +1,7 @@
 import type { Repositories } from '@runledger/core/ports';
 import type { Sql } from './sql.js';
 import { apiKeysRepository } from './api-keys.js';
+import { auditReceiptsRepository, signInFailuresRepository } from './audit-receipts.js';
 import { computeNodesRepository, quotesRepository } from './compute.js';
 import { datasetsRepository } from './datasets.js';
 import { jobsRepository } from './jobs.js';
@@ -48,5 +49,7 @@ export function repositories(sql: Sql): Repositories {
     tribunalVerdicts: tribunalVerdictsRepository(sql),
     tribunalTasks: tribunalTasksRepository(sql),
     incidents: incidentsRepository(sql),
+    auditReceipts: auditReceiptsRepository(sql),
+    signInFailures: signInFailuresRepository(sql),
   };
 }

@@ -20,10 +20,10 @@ import type { LedgerUseCases } from './api.js';
 export const LEDGER_CHUNK = 500;
 
 /** The page size rules of every list (default 50, at most 200), from the shared paging helper. */
-const limitOf = (limit: number | undefined) =>
+export const limitOf = (limit: number | undefined) =>
   pageQuery(limit === undefined ? {} : { limit }).limit;
 
-function seqOf(name: string, value: number | undefined, fallback: number): number {
+export function seqOf(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (!Number.isSafeInteger(value) || value < 0) throw invalidInput(`${name} must be an org_seq`);
   return value;

@@ -23,4 +23,9 @@ export const lockKeys = {
   routerMember: (memberId: string) => `router-member:${memberId}`,
   /** A payment webhook event id: one delivery takes effect, the others find it recorded. */
   webhook: (eventId: string) => `webhook:${eventId}`,
+  /**
+   * The organization's audit chain head and its failed sign-in counters: one audit receipt is
+   * appended at a time. Taken last in any transaction, after every other key.
+   */
+  auditChain: (orgId: string) => `audit-chain:${orgId}`,
 } as const;

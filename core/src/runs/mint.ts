@@ -8,6 +8,7 @@ import type { RunUseCases } from './api.js';
 import { assertCanMint } from './lifecycle.js';
 import { updateRun } from './update-run.js';
 import { loadRun, toReceipt } from './views.js';
+import { auditActor, recordAudit } from '../audit-receipts/record.js';
 
 /**
  * Mints the receipt of an approved run in one transaction: read the org head (one indexed row),
@@ -65,6 +66,14 @@ export function runMintUseCase(deps: Deps): Pick<RunUseCases, 'mintReceipt'> {
         };
         await tx.receipts.insert(record);
         await updateRun(tx, run, { state: 'receipted', updated_at: nowIso(clock) });
+        // The receipt's share link is created with it: audited by receipt, never by its token.
+        await recordAudit(
+          tx,
+          actor.orgId,
+          auditActor(actor),
+          { type: 'share_link.created', receipt_id: record.receipt_id, run_id: run.id },
+          now,
+        );
         return { record, created: true };
       });
       return { receipt: toReceipt(record, config.publicBaseUrl), created };

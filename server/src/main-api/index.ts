@@ -1,6 +1,7 @@
 import type { BlobStore } from '@runledger/core/ports';
 import type { Route } from '../http/route.js';
 import { apiKeyRoutes } from './api-keys.js';
+import { auditRoutes } from './audit.js';
 import { authRoutes, type AuthRouteDeps } from './auth.js';
 import { decisionRoutes } from './decisions.js';
 import { evidenceRoutes } from './evidence.js';
@@ -32,6 +33,7 @@ export function allRoutes(deps: RouteDeps): Route[] {
     ...authRoutes(deps),
     ...orgRoutes(deps),
     ...apiKeyRoutes(deps),
+    ...auditRoutes(deps),
     ...projectRoutes(deps),
     ...flightSheetRoutes(deps),
     ...runRoutes(deps),

@@ -5,7 +5,7 @@ import { toHex } from '../hash/hex.js';
 import { checkSignedCheckpoint, type Authorship } from '../ledger/signed-checkpoint.js';
 import { ReceiptTree } from '../ledger/receipt-tree.js';
 import type { TrustedKey } from '../note/keyring.js';
-import type { ExportHeader } from './format.js';
+import { exportOriginSuffix, type ExportHeader } from './format.js';
 import { isCompleteJson, parseExportHeader, parseExportLine } from './parse.js';
 
 export interface ExportVerifyOptions extends Omit<ChainVerifyOptions, 'expectedHeadSha256'> {
@@ -168,7 +168,7 @@ export class ExportVerifier {
     let checkpoint: ExportVerifyResult['checkpoint'] = null;
     if (header.checkpoint !== undefined) {
       const checked = checkSignedCheckpoint(header.checkpoint, {
-        originSuffix: `/orgs/${header.org_id}`,
+        originSuffix: exportOriginSuffix(header),
         size: receiptLines,
         root,
         keys: this.#options.keys,

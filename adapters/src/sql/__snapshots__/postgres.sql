@@ -341,3 +341,25 @@ ALTER TABLE datasets DROP CONSTRAINT datasets_status_check;
     receipt_id TEXT COLLATE "C" UNIQUE,
     received_at TEXT COLLATE "C" NOT NULL
   );
+
+-- migration 7: audit receipts
+CREATE TABLE audit_receipts (
+    receipt_id TEXT COLLATE "C" PRIMARY KEY,
+    org_id TEXT COLLATE "C" NOT NULL REFERENCES orgs(id),
+    org_seq BIGINT NOT NULL,
+    event_type TEXT COLLATE "C" NOT NULL,
+    parent_hash TEXT COLLATE "C" NOT NULL,
+    receipt_sha256 TEXT COLLATE "C" NOT NULL,
+    payload_text TEXT COLLATE "C" NOT NULL,
+    created_at TEXT COLLATE "C" NOT NULL,
+    UNIQUE (org_id, org_seq)
+  );
+  CREATE INDEX audit_receipts_by_type ON audit_receipts (org_id, event_type, org_seq);
+  CREATE TABLE audit_sign_in_failures (
+    org_id TEXT COLLATE "C" NOT NULL REFERENCES orgs(id),
+    window_start TEXT COLLATE "C" NOT NULL,
+    count BIGINT NOT NULL CHECK (count >= 1),
+    first_at TEXT COLLATE "C" NOT NULL,
+    last_at TEXT COLLATE "C" NOT NULL,
+    PRIMARY KEY (org_id, window_start)
+  );

@@ -359,3 +359,25 @@ CREATE TABLE datasets_v5 (
     receipt_id TEXT UNIQUE,
     received_at TEXT NOT NULL
   );
+
+-- migration 7: audit receipts
+CREATE TABLE audit_receipts (
+    receipt_id TEXT PRIMARY KEY,
+    org_id TEXT NOT NULL REFERENCES orgs(id),
+    org_seq INTEGER NOT NULL,
+    event_type TEXT NOT NULL,
+    parent_hash TEXT NOT NULL,
+    receipt_sha256 TEXT NOT NULL,
+    payload_text TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    UNIQUE (org_id, org_seq)
+  );
+  CREATE INDEX audit_receipts_by_type ON audit_receipts (org_id, event_type, org_seq);
+  CREATE TABLE audit_sign_in_failures (
+    org_id TEXT NOT NULL REFERENCES orgs(id),
+    window_start TEXT NOT NULL,
+    count INTEGER NOT NULL CHECK (count >= 1),
+    first_at TEXT NOT NULL,
+    last_at TEXT NOT NULL,
+    PRIMARY KEY (org_id, window_start)
+  );
