@@ -2,6 +2,7 @@ import { postgresDialect } from '../sql/dialect.js';
 import { migrate as migrateShared, sharedMigrations, type Migration } from '../sql/migrate.js';
 import type { Connection } from './connection.js';
 import { INTAKE_SCHEMA_SQL } from './intake-schema.js';
+import { MERKLE_SCHEMA } from '../sql/schema/merkle.js';
 
 /**
  * Append-only, with the SQLite adapter's version numbers and names: a released migration never
@@ -10,6 +11,7 @@ import { INTAKE_SCHEMA_SQL } from './intake-schema.js';
 export const migrations: readonly Migration[] = [
   ...sharedMigrations(postgresDialect),
   { version: 5, name: 'incidents, payment events, dataset staging', sql: INTAKE_SCHEMA_SQL },
+  { version: 6, name: 'merkle trees', sql: MERKLE_SCHEMA(postgresDialect.types) },
 ];
 
 /** Applies the migrations not yet recorded in schema_migrations, each in its own transaction. */

@@ -14,6 +14,7 @@ import { submissionsRepository } from './submissions.js';
 import { tribunalTasksRepository, tribunalVerdictsRepository } from './tribunal.js';
 import { linksRepository } from './links.js';
 import { membershipsRepository } from './memberships.js';
+import { merkleRepository } from './merkle.js';
 import { orgsRepository } from './orgs.js';
 import { paymentEventsRepository } from './payment-events.js';
 import { projectsRepository } from './projects.js';
@@ -48,5 +49,6 @@ export function repositories(sql: Sql): Repositories {
     tribunalVerdicts: tribunalVerdictsRepository(sql),
     tribunalTasks: tribunalTasksRepository(sql),
     incidents: incidentsRepository(sql),
+    merkle: merkleRepository(sql),
   };
 }

@@ -10,6 +10,7 @@ import type {
   WorkersRepository,
 } from './router-storage.js';
 import type { IncidentsRepository } from './incident-storage.js';
+import type { MerkleStorage } from './merkle-storage.js';
 import type {
   ChecksRepository,
   EvidenceRepository,
@@ -23,6 +24,7 @@ import type { TribunalTasksRepository, TribunalVerdictsRepository } from './trib
 export type * from './run-storage.js';
 export type * from './tribunal-storage.js';
 export type * from './incident-storage.js';
+export type * from './merkle-storage.js';
 
 /**
  * Storage as repositories plus read and write transactions (the concurrency contract is explained
@@ -81,6 +83,8 @@ export interface Repositories {
   tribunalVerdicts: TribunalVerdictsRepository;
   tribunalTasks: TribunalTasksRepository;
   incidents: IncidentsRepository;
+  /** The Merkle trees of every (organization, log): see merkle-storage.ts. */
+  merkle: MerkleStorage;
 }
 
 /** Keyset paging: rows ordered by (created_at, id); `after` is the last row of the previous page. */
