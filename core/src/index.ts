@@ -63,3 +63,19 @@ export {
   sealRouterReceipt,
   sha256Hex,
 } from '@runledger/verify';
+
+// Merkle trees per (organization, log) and their signed checkpoints (docs/checkpoints.md).
+export {
+  LEDGER_LOG,
+  appendLeaf,
+  appendLeaves,
+  backfillLedgerTrees,
+  consistencyProofAt,
+  inclusionProofAt,
+  logOrigin,
+  signedCheckpoint,
+  treeRootAt,
+  treeSize,
+  type CheckpointContext,
+  type TreeHead,
+} from './checkpoints/index.js';

@@ -10,7 +10,7 @@ import {
   smtpMailer,
   systemClock,
 } from '@runledger/adapters';
-import { createRunledger } from '@runledger/core';
+import { backfillLedgerTrees, createRunledger } from '@runledger/core';
 import type { Clock, Mailer } from '@runledger/core/ports';
 import type { Logger } from 'pino';
 import { createApp } from './app.js';
@@ -63,6 +63,9 @@ export async function startServer(
     opened.length = 0;
   };
   try {
+    // Receipts minted before the Merkle tree existed (migration 6) join their org's tree first.
+    const backfilled = await backfillLedgerTrees(storage);
+    if (backfilled > 0) logger.info({ backfilled }, 'ledger trees built for earlier receipts');
     const blobs = await openFileBlobStore(join(config.dataDir, 'blobs'));
     const receiptSink = await openJsonlReceiptSink(join(config.dataDir, 'receipts'));
     opened.push(() => receiptSink.close());

@@ -9,6 +9,7 @@ import {
 } from '../helpers/postgres.js';
 import { describeStorageContract } from './contract.js';
 import { describeIntakeStorageContract } from './intake-contract.js';
+import { describeMerkleStorageContract } from './merkle-contract.js';
 import { describeRouterStorageContract } from './router-contract.js';
 import { describeRunStorageContract } from './run-contract.js';
 import { describeTribunalStorageContract } from './tribunal-contract.js';
@@ -19,6 +20,7 @@ describe.skipIf(postgresSkipped)('PostgreSQL adapter', () => {
   describeRunStorageContract('postgres', openFresh);
   describeTribunalStorageContract('postgres', openFresh);
   describeIntakeStorageContract('postgres', openFresh);
+  describeMerkleStorageContract('postgres', openFresh);
 
   const T0 = '2025-01-01T00:00:00.000Z';
 

@@ -5,6 +5,7 @@ import { openSqliteStorage } from '@runledger/adapters';
 import { afterAll, beforeAll } from 'vitest';
 import { describeStorageContract } from './contract.js';
 import { describeIntakeStorageContract } from './intake-contract.js';
+import { describeMerkleStorageContract } from './merkle-contract.js';
 import { describeRouterStorageContract } from './router-contract.js';
 import { describeRunStorageContract } from './run-contract.js';
 import { describeTribunalStorageContract } from './tribunal-contract.js';
@@ -36,5 +37,9 @@ describeTribunalStorageContract('sqlite (file)', () =>
 );
 
 describeIntakeStorageContract('sqlite (file)', () =>
+  openSqliteStorage({ file: join(dir, `db-${n++}.sqlite`) }),
+);
+
+describeMerkleStorageContract('sqlite (file)', () =>
   openSqliteStorage({ file: join(dir, `db-${n++}.sqlite`) }),
 );

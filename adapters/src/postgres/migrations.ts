@@ -2,6 +2,7 @@ import { postgresDialect } from '../sql/dialect.js';
 import { migrate as migrateShared, sharedMigrations, type Migration } from '../sql/migrate.js';
 import type { Connection } from './connection.js';
 import { INTAKE_SCHEMA_SQL } from './intake-schema.js';
+import { MERKLE_SCHEMA } from '../sql/schema/merkle.js';
 import { AUDIT_SCHEMA } from '../sql/schema/audit.js';
 
 /**
@@ -11,6 +12,7 @@ import { AUDIT_SCHEMA } from '../sql/schema/audit.js';
 export const migrations: readonly Migration[] = [
   ...sharedMigrations(postgresDialect),
   { version: 5, name: 'incidents, payment events, dataset staging', sql: INTAKE_SCHEMA_SQL },
+  { version: 6, name: 'merkle trees', sql: MERKLE_SCHEMA(postgresDialect.types) },
   { version: 7, name: 'audit receipts', sql: AUDIT_SCHEMA(postgresDialect.types) },
 ];
 

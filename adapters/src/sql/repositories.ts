@@ -15,6 +15,7 @@ import { submissionsRepository } from './submissions.js';
 import { tribunalTasksRepository, tribunalVerdictsRepository } from './tribunal.js';
 import { linksRepository } from './links.js';
 import { membershipsRepository } from './memberships.js';
+import { merkleRepository } from './merkle.js';
 import { orgsRepository } from './orgs.js';
 import { paymentEventsRepository } from './payment-events.js';
 import { projectsRepository } from './projects.js';
@@ -49,6 +50,7 @@ export function repositories(sql: Sql): Repositories {
     tribunalVerdicts: tribunalVerdictsRepository(sql),
     tribunalTasks: tribunalTasksRepository(sql),
     incidents: incidentsRepository(sql),
+    merkle: merkleRepository(sql),
     auditReceipts: auditReceiptsRepository(sql),
     signInFailures: signInFailuresRepository(sql),
   };

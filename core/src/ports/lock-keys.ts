@@ -9,6 +9,11 @@ export const lockKeys = {
   runMint: (runId: string) => `run-mint:${runId}`,
   /** The organization's receipt chain head: one minter appends after it at a time, so no fork. */
   chain: (orgId: string) => `chain:${orgId}`,
+  /**
+   * A Merkle log of the organization other than `ledger` (whose appends hold `chain` already):
+   * one appender at a time, so leaves take consecutive indexes (core/src/checkpoints/tree.ts).
+   */
+  merkleLog: (orgId: string, log: string) => `merkle-log:${orgId}:${log}`,
   /** The organization's owner count: demoting or removing an owner never leaves zero. */
   owners: (orgId: string) => `owners:${orgId}`,
   /** A user's e-mail: two sign-ins of one new address create one user. */

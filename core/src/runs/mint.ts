@@ -1,3 +1,5 @@
+import { receiptLeaf } from '@runledger/verify';
+import { LEDGER_LOG, appendLeaf } from '../checkpoints/tree.js';
 import { nowIso } from '../time.js';
 import { buildReceipt } from '../receipts/build.js';
 import { lockKeys } from '../ports/lock-keys.js';
@@ -12,8 +14,8 @@ import { auditActor, recordAudit } from '../audit-receipts/record.js';
 
 /**
  * Mints the receipt of an approved run in one transaction: read the org head (one indexed row),
- * build and hash the payload, insert under UNIQUE(org_id, org_seq) and UNIQUE(run_id), mark the
- * run receipted. A receipted run answers with its existing receipt.
+ * build and hash the payload, insert under UNIQUE(org_id, org_seq) and UNIQUE(run_id), append its
+ * leaf to the org's Merkle tree (O(log n) nodes), mark the run receipted. A receipted run answers with its existing receipt.
  */
 export function runMintUseCase(deps: Deps): Pick<RunUseCases, 'mintReceipt'> {
   const { storage, clock, random, config } = deps;
@@ -65,6 +67,18 @@ export function runMintUseCase(deps: Deps): Pick<RunUseCases, 'mintReceipt'> {
           created_at: minted.payload.minted_at,
         };
         await tx.receipts.insert(record);
+        // The tree grows in the same transaction and under the same chain lock: leaf i is org_seq i.
+        const tree = await appendLeaf(
+          tx,
+          actor.orgId,
+          LEDGER_LOG,
+          receiptLeaf(record.receipt_sha256),
+        );
+        if (tree.size !== record.org_seq + 1) {
+          throw new Error(
+            `the ledger tree of ${actor.orgId} has ${tree.size - 1} leaves before org_seq ${record.org_seq}: backfillLedgerTrees has not run`,
+          );
+        }
         await updateRun(tx, run, { state: 'receipted', updated_at: nowIso(clock) });
         // The receipt's share link is created with it: audited by receipt, never by its token.
         await recordAudit(

@@ -342,6 +342,17 @@ ALTER TABLE datasets DROP CONSTRAINT datasets_status_check;
     received_at TEXT COLLATE "C" NOT NULL
   );
 
+-- migration 6: merkle trees
+CREATE TABLE merkle_nodes (
+    org_id TEXT COLLATE "C" NOT NULL REFERENCES orgs(id),
+    log TEXT COLLATE "C" NOT NULL,
+    level BIGINT NOT NULL CHECK (level >= 0 AND level < 64),
+    idx BIGINT NOT NULL CHECK (idx >= 0),
+    -- lowercase hex of the 32-byte SHA-256
+    hash TEXT COLLATE "C" NOT NULL CHECK (length(hash) = 64),
+    PRIMARY KEY (org_id, log, level, idx)
+  );
+
 -- migration 7: audit receipts
 CREATE TABLE audit_receipts (
     receipt_id TEXT COLLATE "C" PRIMARY KEY,

@@ -360,6 +360,17 @@ CREATE TABLE datasets_v5 (
     received_at TEXT NOT NULL
   );
 
+-- migration 6: merkle trees
+CREATE TABLE merkle_nodes (
+    org_id TEXT NOT NULL REFERENCES orgs(id),
+    log TEXT NOT NULL,
+    level INTEGER NOT NULL CHECK (level >= 0 AND level < 64),
+    idx INTEGER NOT NULL CHECK (idx >= 0),
+    -- lowercase hex of the 32-byte SHA-256
+    hash TEXT NOT NULL CHECK (length(hash) = 64),
+    PRIMARY KEY (org_id, log, level, idx)
+  );
+
 -- migration 7: audit receipts
 CREATE TABLE audit_receipts (
     receipt_id TEXT PRIMARY KEY,
