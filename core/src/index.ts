@@ -37,13 +37,13 @@ export {
 } from './receipts/build.js';
 export { RunReceiptPayload } from './receipts/payload.js';
 export {
+  AUDIT_LOG,
   AUDIT_RECEIPT_PREFIX,
   buildAuditReceipt,
   type AuditReceiptInput,
   type BuiltAuditReceipt,
 } from './audit-receipts/build.js';
 export { SIGN_IN_FAILURE_WINDOW_MS } from './audit-receipts/record.js';
-export { AUDIT_LOG } from './audit-receipts/use-cases.js';
 export { gradeTaskResult, type TaskGradeResult } from './tribunal/grading.js';
 export { API_KEY_PREFIX } from './secrets/api-key.js';
 export { constantTimeEqual, hashSecret } from './secrets/secret.js';

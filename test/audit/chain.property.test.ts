@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { VerifyError, verifyExportLines } from '@runledger/verify';
-import type { Actor } from '@runledger/core';
+import { VerifyError, toHex, verifyExportLines } from '@runledger/verify';
+import { AUDIT_LOG, treeRootAt, treeSize, type Actor } from '@runledger/core';
 import { engines } from '../helpers/postgres.js';
 import { openRunWorld, signIn, type RunWorld } from '../embedding/world.js';
 
@@ -111,6 +111,12 @@ describe.each(engines)('the audit chain on %s', (engine) => {
         expect(clean.errors).toEqual([]);
         expect(clean.ok).toBe(true);
         expect(clean.receipts_checked).toBe(seqs.length);
+        // The stored `audit` tree holds exactly these receipts, in order.
+        const stored = await world.storage.read(async (tx) => ({
+          size: await treeSize(tx, owners[0]!.orgId, AUDIT_LOG),
+          root: toHex(await treeRootAt(tx, owners[0]!.orgId, AUDIT_LOG, seqs.length)),
+        }));
+        expect(stored).toEqual({ size: seqs.length, root: clean.merkle_root });
 
         // One byte of one receipt line changed: caught, and reported on that line.
         const index = 1 + (lineSeed % (lines.length - 1));

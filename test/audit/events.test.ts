@@ -1,5 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RunledgerError, SIGN_IN_FAILURE_WINDOW_MS, type Actor } from '@runledger/core';
+import {
+  AUDIT_LOG,
+  RunledgerError,
+  SIGN_IN_FAILURE_WINDOW_MS,
+  treeRootAt,
+  treeSize,
+  type Actor,
+} from '@runledger/core';
+import { toHex, verifyExportLines } from '@runledger/verify';
 import { AuditReceiptPayload, type AuditReceipt } from '@runledger/core/schemas';
 import { engines } from '../helpers/postgres.js';
 import { tokenOf } from '../identity/setup.js';
@@ -344,6 +352,25 @@ describe.each(engines)('audit receipts on %s', (engine) => {
     expect(failed).toBe('failed');
     expect((await world.rl.apiKeys.list(owner, {})).items).toEqual([]);
     expect((await chain()).map((r) => r.event_type)).toEqual(['sign_in.succeeded']);
+  });
+
+  it('puts each receipt in the org’s `audit` tree, catching up on receipts the tree lacks', async () => {
+    await world.rl.apiKeys.create(owner, { name: 'a' });
+    const rootOf = async () => {
+      const lines: string[] = [];
+      for await (const line of world.rl.audit.export(owner)) lines.push(line);
+      return (await verifyExportLines(lines)).merkle_root;
+    };
+    const stored = () =>
+      world.storage.read(async (tx) => {
+        const size = await treeSize(tx, owner.orgId, AUDIT_LOG);
+        return { size, root: toHex(await treeRootAt(tx, owner.orgId, AUDIT_LOG, size)) };
+      });
+    expect(await stored()).toEqual({ size: 2, root: await rootOf() });
+    // As if the receipts had been written before the tree existed: the next one rebuilds it.
+    await world.tamper("DELETE FROM merkle_nodes WHERE log = 'audit'");
+    await world.rl.apiKeys.create(owner, { name: 'b' });
+    expect(await stored()).toEqual({ size: 3, root: await rootOf() });
   });
 
   it('is for owners only: a member and an API key are refused', async () => {

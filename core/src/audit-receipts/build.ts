@@ -10,6 +10,12 @@ import { AuditReceiptPayload, type AuditActor, type AuditEvent } from '../schema
  */
 export const AUDIT_RECEIPT_PREFIX = 'audit';
 
+/**
+ * The log name of the audit chain: its Merkle tree's name, the export header's `log`, and the last
+ * segment of its checkpoint origin (`<host>/orgs/<org_id>/audit`).
+ */
+export const AUDIT_LOG = 'audit';
+
 export interface AuditReceiptInput {
   head: ChainHead | null;
   orgId: string;

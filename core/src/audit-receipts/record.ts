@@ -2,7 +2,9 @@ import { lockKeys } from '../ports/lock-keys.js';
 import type { AuditReceiptRecord, WriteTransaction } from '../ports/storage.js';
 import type { AuditActor, AuditEvent } from '../schemas/audit-receipt.js';
 import type { Actor } from '../actor.js';
-import { buildAuditReceipt } from './build.js';
+import { receiptLeaf } from '@runledger/verify';
+import { appendLeaf, appendLeaves, treeSize } from '../checkpoints/tree.js';
+import { AUDIT_LOG, buildAuditReceipt } from './build.js';
 
 /**
  * Failed sign-ins are counted per organization in fixed windows of this length (aligned to the
@@ -50,7 +52,39 @@ async function append(
     created_at: built.payload.minted_at,
   };
   await tx.auditReceipts.insert(record);
+  await appendAuditLeaf(tx, record);
   return record;
+}
+
+/** Rows per catch-up append (see appendAuditLeaf). */
+const CATCH_UP_CHUNK = 500;
+
+/**
+ * Leaf i of the org's `audit` tree is its audit receipt org_seq i, appended in the receipt's
+ * transaction under the audit chain lock (the lock that orders this log). Receipts written before
+ * the tree existed are appended first, in order, so the tree always covers the whole chain.
+ */
+async function appendAuditLeaf(tx: WriteTransaction, record: AuditReceiptRecord) {
+  const orgId = record.org_id;
+  for (let size = await treeSize(tx, orgId, AUDIT_LOG); size < record.org_seq;) {
+    const rows = await tx.auditReceipts.chunk(orgId, size - 1, record.org_seq - 1, CATCH_UP_CHUNK);
+    if (rows[0]?.org_seq !== size) {
+      throw new Error(`the audit chain of ${orgId} has no receipt ${size} to put in its tree`);
+    }
+    await appendLeaves(
+      tx,
+      orgId,
+      AUDIT_LOG,
+      rows.map((r) => receiptLeaf(r.receipt_sha256)),
+    );
+    size += rows.length;
+  }
+  const tree = await appendLeaf(tx, orgId, AUDIT_LOG, receiptLeaf(record.receipt_sha256));
+  if (tree.size !== record.org_seq + 1) {
+    throw new Error(
+      `the audit tree of ${orgId} has ${tree.size - 1} leaves before org_seq ${record.org_seq}`,
+    );
+  }
 }
 
 /**

@@ -4,12 +4,9 @@ import { LEDGER_CHUNK, limitOf, seqOf } from '../ledger/use-cases.js';
 import type { ChainHead } from '../ports/run-storage.js';
 import type { Deps } from '../deps.js';
 import type { AuditUseCases } from './api.js';
-import { AUDIT_RECEIPT_PREFIX } from './build.js';
+import { AUDIT_LOG, AUDIT_RECEIPT_PREFIX } from './build.js';
 import { flushClosedSignInFailures, SIGN_IN_FAILURE_WINDOW_MS } from './record.js';
 import { toAuditReceipt } from './views.js';
-
-/** The log name of the audit chain: the export header's `log` and the checkpoint origin's last segment. */
-export const AUDIT_LOG = 'audit';
 
 export function auditUseCases(deps: Deps): AuditUseCases {
   const { storage, clock } = deps;

@@ -29,8 +29,9 @@ export const lockKeys = {
   /** A payment webhook event id: one delivery takes effect, the others find it recorded. */
   webhook: (eventId: string) => `webhook:${eventId}`,
   /**
-   * The organization's audit chain head and its failed sign-in counters: one audit receipt is
-   * appended at a time. Taken last in any transaction, after every other key.
+   * The organization's audit chain head, its `audit` Merkle tree and its failed sign-in counters:
+   * one audit receipt (and its leaf) is appended at a time. Taken last in any transaction, after
+   * every other key (so the audit tree is ordered by this key, not by `merkleLog`).
    */
   auditChain: (orgId: string) => `audit-chain:${orgId}`,
 } as const;
