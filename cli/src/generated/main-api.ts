@@ -1279,6 +1279,155 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/org/audit': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The organization’s audit receipts in org_seq order, paged by `?after_seq=` and filtered by `?type=` (owner only)
+     * @description One receipt per sensitive action (docs/audit.md lists every event type and its fields); the payload is the hashed canonical JSON. Failed sign-ins appear aggregated per window.
+     */
+    get: {
+      parameters: {
+        query?: {
+          /** @description plain decimal digits: no sign, leading zero, space, exponent or fraction */
+          after?: string;
+          /** @description plain decimal digits: no sign, leading zero, space, exponent or fraction */
+          after_seq?: string;
+          /** @description plain decimal digits: no sign, leading zero, space, exponent or fraction */
+          limit?: number;
+          type?: components['schemas']['AuditEventType'];
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Success */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['AuditList'];
+          };
+        };
+        /** @description Bad input: a field is missing, has the wrong type, or is not allowed */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Missing, invalid or expired credentials */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Authenticated but not allowed */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Server error */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/org/audit/export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The audit chain as NDJSON in the ledger export format (owner only)
+     * @description Format `runledger.ledger/v1` with `"log":"audit"` and `receipt_prefix` `audit` in the header; `runledger-verify FILE` checks it exactly as a ledger export. Streamed with backpressure.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description One JSON document per line */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/x-ndjson': string;
+          };
+        };
+        /** @description Missing, invalid or expired credentials */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Authenticated but not allowed */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Server error */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/projects': {
     parameters: {
       query?: never;
@@ -4749,11 +4898,262 @@ export interface components {
       decision: components['schemas']['ApprovalDecision'];
       note?: string;
     };
+    AuditActor: {
+      kind: components['schemas']['AuditActorKind'];
+      id: string | null;
+    };
+    /** @enum {string} */
+    AuditActorKind: 'user' | 'api_key' | 'anonymous' | 'deployment';
+    AuditApiKeyCreated: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'api_key.created';
+      key_id: string;
+      name: string;
+      prefix: string;
+    };
+    AuditApiKeyFirstUsed: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'api_key.first_used';
+      key_id: string;
+      name: string;
+      created_by: string;
+    };
+    AuditApiKeyRevoked: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'api_key.revoked';
+      key_id: string;
+      name: string;
+      before: {
+        revoked_at: null;
+      };
+      after: {
+        /** Format: date-time */
+        revoked_at: string;
+      };
+    };
+    AuditEvent:
+      | components['schemas']['AuditApiKeyCreated']
+      | components['schemas']['AuditApiKeyRevoked']
+      | components['schemas']['AuditApiKeyFirstUsed']
+      | components['schemas']['AuditInviteCreated']
+      | components['schemas']['AuditInviteAccepted']
+      | components['schemas']['AuditInviteRevoked']
+      | components['schemas']['AuditMemberRoleChanged']
+      | components['schemas']['AuditMemberRemoved']
+      | components['schemas']['AuditFlightSheetPublished']
+      | components['schemas']['AuditShareLinkCreated']
+      | components['schemas']['AuditSigningKeyRotated']
+      | components['schemas']['AuditSignInSucceeded']
+      | components['schemas']['AuditSignInFailed']
+      | components['schemas']['AuditTribunalRegraded']
+      | components['schemas']['AuditIncidentOpened'];
+    /** @enum {string} */
+    AuditEventType:
+      | 'api_key.created'
+      | 'api_key.revoked'
+      | 'api_key.first_used'
+      | 'invite.created'
+      | 'invite.accepted'
+      | 'invite.revoked'
+      | 'member.role_changed'
+      | 'member.removed'
+      | 'flight_sheet.published'
+      | 'share_link.created'
+      | 'signing_key.rotated'
+      | 'sign_in.succeeded'
+      | 'sign_in.failed'
+      | 'tribunal.regraded'
+      | 'incident.opened';
+    AuditFlightSheetPublished: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'flight_sheet.published';
+      flight_sheet_id: string;
+      slug: string;
+      version: string;
+      sha256: string;
+      before: {
+        version: string | null;
+      };
+    };
+    AuditIncidentOpened: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'incident.opened';
+      incident_id: string;
+      run_id: string;
+      kind: components['schemas']['IncidentKind'];
+      rule_key: string | null;
+    };
+    AuditInviteAccepted: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'invite.accepted';
+      invite_id: string;
+      email: string;
+      role: components['schemas']['Role'];
+      user_id: string;
+    };
+    AuditInviteCreated: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'invite.created';
+      invite_id: string;
+      email: string;
+      role: components['schemas']['Role'];
+      /** Format: date-time */
+      expires_at: string;
+    };
+    AuditInviteRevoked: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'invite.revoked';
+      invite_id: string;
+      email: string;
+      role: components['schemas']['Role'];
+    };
+    AuditList: {
+      entries: components['schemas']['AuditReceipt'][];
+      next: string | null;
+    };
+    AuditMemberRemoved: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'member.removed';
+      user_id: string;
+      email: string;
+      before: {
+        role: components['schemas']['Role'];
+      };
+    };
+    AuditMemberRoleChanged: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'member.role_changed';
+      user_id: string;
+      email: string;
+      before: {
+        role: components['schemas']['Role'];
+      };
+      after: {
+        role: components['schemas']['Role'];
+      };
+    };
+    AuditReceipt: {
+      receipt_id: string;
+      org_seq: number;
+      parent_hash: string;
+      receipt_sha256: string;
+      /** Format: date-time */
+      created_at: string;
+      event_type: components['schemas']['AuditEventType'];
+      payload: components['schemas']['AuditReceiptPayload'];
+    };
+    AuditReceiptPayload: {
+      /** @enum {number} */
+      v: 1;
+      /** @enum {string} */
+      type: 'audit_receipt';
+      org_id: string;
+      org_seq: number;
+      parent_hash: string;
+      /** Format: date-time */
+      minted_at: string;
+      actor: components['schemas']['AuditActor'];
+      event: components['schemas']['AuditEvent'];
+    };
     AuditResponse: {
       checks: components['schemas']['Check'][];
       verdict?: components['schemas']['Verdict'];
       needs_grading: boolean;
       deterministic: boolean;
+    };
+    AuditShareLinkCreated: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'share_link.created';
+      receipt_id: string;
+      run_id: string;
+    };
+    AuditSignInFailed: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'sign_in.failed';
+      count: number;
+      /** @enum {string} */
+      credential: 'api_key';
+      /** Format: date-time */
+      window_start: string;
+      /** Format: date-time */
+      window_end: string;
+      /** Format: date-time */
+      first_at: string;
+      /** Format: date-time */
+      last_at: string;
+    };
+    AuditSignInSucceeded: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'sign_in.succeeded';
+      user_id: string;
+      email: string;
+      /** @enum {string} */
+      method: 'magic_link' | 'invite';
+    };
+    AuditSigningKeyRotated: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'signing_key.rotated';
+      key_id: string;
+      previous_key_id: string | null;
+    };
+    AuditTribunalRegraded: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'tribunal.regraded';
+      verdict_id: string;
+      reason: string;
+      before: {
+        /** @enum {string} */
+        status: 'complete' | 'failed';
+      };
+      after: {
+        /** @enum {string} */
+        status: 'queued';
+      };
     };
     AuthRequestBody: {
       email: string;
