@@ -1,7 +1,6 @@
 import { canonicalJson, receiptId, sha256Hex } from '@runledger/verify';
-import { RunledgerError } from '../errors.js';
 import type { ChainHead } from '../ports/run-storage.js';
-import { nextLink } from '../receipts/build.js';
+import { nextLink, validPayload } from '../receipts/build.js';
 import { AuditReceiptPayload, type AuditActor, type AuditEvent } from '../schemas/audit-receipt.js';
 
 /**
@@ -41,27 +40,24 @@ export interface BuiltAuditReceipt {
  */
 export function buildAuditReceipt(input: AuditReceiptInput): BuiltAuditReceipt {
   const { org_seq, parent_hash } = nextLink(input.head);
-  const parsed = AuditReceiptPayload.safeParse({
-    v: 1,
-    type: 'audit_receipt',
-    org_id: input.orgId,
-    org_seq,
-    parent_hash,
-    minted_at: input.now.toISOString(),
-    actor: input.actor,
-    event: input.event,
-  });
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue ? `${issue.path.join('.')}: ${issue.message}` : 'unknown';
-    throw new RunledgerError('invalid_input', `audit receipt payload is invalid at ${where}`, {
-      cause: parsed.error,
-    });
-  }
-  const payload_text = canonicalJson(parsed.data);
+  const payload = validPayload(
+    AuditReceiptPayload,
+    {
+      v: 1,
+      type: 'audit_receipt',
+      org_id: input.orgId,
+      org_seq,
+      parent_hash,
+      minted_at: input.now.toISOString(),
+      actor: input.actor,
+      event: input.event,
+    },
+    'audit receipt',
+  );
+  const payload_text = canonicalJson(payload);
   const receipt_sha256 = sha256Hex(payload_text);
   return {
-    payload: parsed.data,
+    payload,
     payload_text,
     receipt_sha256,
     receipt_id: receiptId(AUDIT_RECEIPT_PREFIX, org_seq, receipt_sha256),

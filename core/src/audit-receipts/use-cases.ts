@@ -1,6 +1,7 @@
 import { GENESIS_PARENT, formatExportHeader, formatExportLine } from '@runledger/verify';
 import { requireOwner } from '../identity/guards.js';
-import { LEDGER_CHUNK, limitOf, seqOf } from '../ledger/use-cases.js';
+import { chainChunks } from '../ledger/chunks.js';
+import { limitOf, seqOf } from '../ledger/use-cases.js';
 import type { ChainHead } from '../ports/run-storage.js';
 import type { Deps } from '../deps.js';
 import type { AuditUseCases } from './api.js';
@@ -21,18 +22,10 @@ export function auditUseCases(deps: Deps): AuditUseCases {
     if (ended) await storage.write((tx) => flushClosedSignInFailures(tx, orgId, now));
   }
 
-  async function* chunks(orgId: string, head: ChainHead) {
-    let after = -1;
-    for (;;) {
-      const rows = await storage.read((tx) =>
-        tx.auditReceipts.chunk(orgId, after, head.org_seq, LEDGER_CHUNK),
-      );
-      const last = rows.at(-1);
-      if (last === undefined) return;
-      yield rows;
-      after = last.org_seq;
-    }
-  }
+  const chunks = (orgId: string, head: ChainHead) =>
+    chainChunks(storage, head, (tx, after, upto, limit) =>
+      tx.auditReceipts.chunk(orgId, after, upto, limit),
+    );
 
   return {
     async list(actor, query) {

@@ -15,9 +15,7 @@ import type { LedgerVerifyError } from '../schemas/ledger.js';
 import type { Actor } from '../actor.js';
 import type { Deps } from '../deps.js';
 import type { LedgerUseCases } from './api.js';
-
-/** Rows per read transaction while verifying or exporting: short transactions, bounded memory. */
-export const LEDGER_CHUNK = 500;
+import { chainChunks } from './chunks.js';
 
 /** The page size rules of every list (default 50, at most 200), from the shared paging helper. */
 export const limitOf = (limit: number | undefined) =>
@@ -44,18 +42,10 @@ export function ledgerUseCases(deps: Deps): LedgerUseCases {
   const { storage, clock, config } = deps;
 
   /** Reads the rows of the org up to `head` chunk by chunk, each chunk in its own short transaction. */
-  async function* chunks(orgId: string, head: ChainHead) {
-    let after = -1;
-    for (;;) {
-      const rows = await storage.read((tx) =>
-        tx.receipts.chunk(orgId, after, head.org_seq, LEDGER_CHUNK),
-      );
-      const last = rows.at(-1);
-      if (last === undefined) return;
-      yield rows;
-      after = last.org_seq;
-    }
-  }
+  const chunks = (orgId: string, head: ChainHead) =>
+    chainChunks(storage, head, (tx, after, upto, limit) =>
+      tx.receipts.chunk(orgId, after, upto, limit),
+    );
 
   return {
     async list(actor, query) {
