@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { formatSkey, formatVkey } from '@runledger/verify';
 import { ConfigError, loadConfig } from './config.js';
 
 describe('loadConfig', () => {
@@ -23,6 +24,49 @@ describe('loadConfig', () => {
     expect(second.jwtSecret).toBe(first.jwtSecret);
     expect((await readFile(join(dataDir, 'jwt-secret'), 'utf8')).trim()).toBe(first.jwtSecret);
     expect((await stat(join(dataDir, 'jwt-secret'))).mode & 0o777).toBe(0o600);
+  });
+
+  it('refuses production without SIGNING_KEY, and a malformed one, without repeating it', () => {
+    const env = { APP_ENV: 'production', DATA_DIR: dataDir, JWT_SECRET: 'j'.repeat(32) };
+    expect(() => loadConfig(env)).toThrow(/requires SIGNING_KEY/);
+    const bad = 'PRIVATE+KEY+ckpt.example+00000000+AQID';
+    expect(() => loadConfig({ ...env, SIGNING_KEY: bad })).toThrow(ConfigError);
+    try {
+      loadConfig({ ...env, SIGNING_KEY: bad });
+    } catch (error) {
+      expect(String(error)).not.toContain('AQID');
+    }
+    const skey = formatSkey('ckpt.example', new Uint8Array(32).fill(4));
+    expect(loadConfig({ ...env, SIGNING_KEY: skey }).checkpointSigner.name).toBe('ckpt.example');
+  });
+
+  it('generates the development signing key once into DATA_DIR, mode 0600, named for the public host', async () => {
+    const first = loadConfig({ DATA_DIR: dataDir, PUBLIC_BASE_URL: 'https://ledger.example' });
+    const second = loadConfig({ DATA_DIR: dataDir, PUBLIC_BASE_URL: 'https://ledger.example' });
+    expect(first.checkpointSigner.name).toBe('ledger.example');
+    expect(second.checkpointSigner.publicKey).toEqual(first.checkpointSigner.publicKey);
+    expect((await stat(join(dataDir, 'signing-key'))).mode & 0o777).toBe(0o600);
+    expect(await readFile(join(dataDir, 'signing-key'), 'utf8')).toMatch(
+      /^PRIVATE\+KEY\+ledger\.example\+/,
+    );
+  });
+
+  it('reads retired keys and the instance id, refusing malformed ones', () => {
+    const old = formatVkey('old.example', new Uint8Array(32).fill(1));
+    const retired = JSON.stringify([
+      { vkey: old, not_before: '2025-01-01T00:00:00.000Z', not_after: '2026-01-01T00:00:00.000Z' },
+    ]);
+    const config = loadConfig({
+      DATA_DIR: dataDir,
+      SIGNING_KEYS_RETIRED: retired,
+      INSTANCE_ID: 'eu-1',
+    });
+    expect(config.checkpointSigner.published.map((k) => k.vkey)).toContain(old);
+    expect(config.instanceId).toBe('eu-1');
+    expect(() => loadConfig({ DATA_DIR: dataDir, SIGNING_KEYS_RETIRED: '[{}]' })).toThrow(
+      /SIGNING_KEYS_RETIRED/,
+    );
+    expect(() => loadConfig({ DATA_DIR: dataDir, INSTANCE_ID: 'a/b' })).toThrow(/INSTANCE_ID/);
   });
 
   it('uses PostgreSQL only when DATABASE_URL is set and non-empty', () => {
@@ -52,7 +96,12 @@ describe('loadConfig', () => {
     expect(
       loadConfig({ DATA_DIR: dataDir, TRIBUNAL_RUNNER: 'external', RUNNER_TOKEN: 'r' }).runnerToken,
     ).toBe('r');
-    const production = { DATA_DIR: dataDir, APP_ENV: 'production', JWT_SECRET: 'j'.repeat(32) };
+    const production = {
+      DATA_DIR: dataDir,
+      APP_ENV: 'production',
+      JWT_SECRET: 'j'.repeat(32),
+      SIGNING_KEY: formatSkey('ckpt.example', new Uint8Array(32).fill(4)),
+    };
     for (const name of [
       'RUNNER_TOKEN',
       'INTERNAL_API_KEY',

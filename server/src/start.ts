@@ -75,7 +75,15 @@ export async function startServer(
         ? smtpMailer(config.smtpUrl, config.mailFrom)
         : consoleMailer((line: string) => logger.info(line)));
     const runledger = createRunledger(
-      { storage, clock, random: cryptoRandom(), mailer, receiptSink, blobs },
+      {
+        storage,
+        clock,
+        random: cryptoRandom(),
+        mailer,
+        receiptSink,
+        blobs,
+        checkpointSigner: config.checkpointSigner,
+      },
       {
         publicBaseUrl: config.publicBaseUrl,
         production: config.production,

@@ -3754,6 +3754,261 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/.well-known/runledger-keys.json': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The deployment’s checkpoint keys: the key in use, then retired keys with their not_after
+     * @description Public: a third party fetches it once to check checkpoints, exports and shared receipts offline.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Success */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['KeysDocument'];
+          };
+        };
+        /** @description Server error */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/ledger/checkpoint': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The organization’s signed checkpoint: its Merkle tree’s size and root, signed
+     * @description `checkpoint` is a C2SP signed note over a tlog-checkpoint body (origin `<host>/orgs/<org_id>`, size, base64 root, `time` line).
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Success */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['SignedCheckpoint'];
+          };
+        };
+        /** @description Missing, invalid or expired credentials */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Server error */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/ledger/proof/inclusion': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The RFC 9162 audit path of one receipt in the tree of `tree_size` receipts
+     * @description `tree_size` defaults to the current size; 400 unless the receipt’s org_seq < tree_size ≤ the current size; 404 for a receipt of another organization.
+     */
+    get: {
+      parameters: {
+        query: {
+          receipt_id: string;
+          /** @description plain decimal digits: no sign, leading zero, space, exponent or fraction */
+          tree_size?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Success */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['InclusionProof'];
+          };
+        };
+        /** @description Bad input: a field is missing, has the wrong type, or is not allowed */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Missing, invalid or expired credentials */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not found (or it belongs to another organization) */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Server error */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/ledger/proof/consistency': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The RFC 9162 proof that the tree of `second` receipts extends the tree of `first`
+     * @description 400 unless 1 ≤ first ≤ second ≤ the current tree size.
+     */
+    get: {
+      parameters: {
+        query: {
+          /** @description plain decimal digits: no sign, leading zero, space, exponent or fraction */
+          first: string;
+          /** @description plain decimal digits: no sign, leading zero, space, exponent or fraction */
+          second: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Success */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ConsistencyProof'];
+          };
+        };
+        /** @description Bad input: a field is missing, has the wrong type, or is not allowed */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Missing, invalid or expired credentials */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Server error */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/share/{share_token}': {
     parameters: {
       query?: never;
@@ -3762,7 +4017,7 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * A receipt’s public view: payload, receipt_sha256 and `verified` (recomputed on every read)
+     * A receipt’s public view: payload, receipt_sha256, `verified` (recomputed on every read), the signed checkpoint and the receipt’s inclusion proof
      * @description No credential: the token is the capability. A client that prefers text/html gets a readable page (no script).
      */
     get: {
@@ -3782,7 +4037,7 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['PublicReceipt'];
+            'application/json': components['schemas']['SharedReceipt'];
             'text/html': string;
           };
         };
@@ -5235,6 +5490,11 @@ export interface components {
     };
     /** @enum {string} */
     CompareOp: 'eq' | 'ne' | 'lt' | 'lte' | 'gt' | 'gte';
+    ConsistencyProof: {
+      first: number;
+      second: number;
+      hashes: string[];
+    };
     Dataset: {
       dataset_id: string;
       name: string;
@@ -5347,6 +5607,12 @@ export interface components {
     IncidentList: {
       incidents: components['schemas']['Incident'][];
     };
+    InclusionProof: {
+      receipt_id: string;
+      leaf_index: number;
+      tree_size: number;
+      hashes: string[];
+    };
     Invite: {
       id: string;
       email: string;
@@ -5380,6 +5646,9 @@ export interface components {
     JobStatus: 'queued' | 'leased' | 'running' | 'completed' | 'failed' | 'canceled';
     /** @enum {string} */
     JobType: 'inference' | 'fine_tune' | 'eval' | 'dataset_build' | 'embedding' | 'batch';
+    KeysDocument: {
+      keys: components['schemas']['PublishedKey'][];
+    };
     LedgerEntry: {
       receipt_id: string;
       org_seq: number;
@@ -5500,6 +5769,18 @@ export interface components {
         [key: string]: unknown;
       };
       verified: boolean;
+    };
+    PublishedKey: {
+      key_id: string;
+      key_name: string;
+      /** @enum {string} */
+      algorithm: 'ed25519';
+      public_key: string;
+      vkey: string;
+      /** Format: date-time */
+      not_before: string;
+      /** Format: date-time */
+      not_after: string | null;
     };
     Receipt: {
       receipt_id: string;
@@ -5706,6 +5987,23 @@ export interface components {
     };
     /** @enum {string} */
     Severity: 'honey' | 'jelly' | 'propolis';
+    SharedReceipt: {
+      receipt_id: string;
+      org_seq: number;
+      receipt_sha256: string;
+      payload: {
+        [key: string]: unknown;
+      };
+      verified: boolean;
+      checkpoint: components['schemas']['SignedCheckpoint'];
+      inclusion_proof: components['schemas']['InclusionProof'];
+    };
+    SignedCheckpoint: {
+      checkpoint: string;
+      tree_size: number;
+      root_hash: string;
+      key_id: string;
+    };
     Submission: {
       run_id: string;
       sha256: string;

@@ -1,7 +1,7 @@
 import { keyIdHex, ledgerOrigin, signCheckpoint, toHex } from '@runledger/verify';
 import type { CheckpointSigner } from '../ports/checkpoint-signer.js';
-import type { SignedCheckpoint } from '../schemas/checkpoint.js';
-import { LEDGER_LOG, treeRootAt, treeSize } from './tree.js';
+import type { InclusionProof, SignedCheckpoint } from '../schemas/checkpoint.js';
+import { LEDGER_LOG, inclusionProofAt, treeRootAt, treeSize } from './tree.js';
 import type { Repositories } from '../ports/storage.js';
 
 /**
@@ -47,5 +47,21 @@ export async function signedCheckpoint(
     tree_size: treeSizeNow,
     root_hash: toHex(root),
     key_id: keyIdHex(context.signer.keyId),
+  };
+}
+
+/** A receipt's audit path in its organization's ledger tree of `size` leaves, in the wire shape. */
+export async function receiptInclusionProof(
+  tx: Pick<Repositories, 'merkle'>,
+  orgId: string,
+  receipt: { receipt_id: string; org_seq: number },
+  size: number,
+): Promise<InclusionProof> {
+  const hashes = await inclusionProofAt(tx, orgId, LEDGER_LOG, receipt.org_seq, size);
+  return {
+    receipt_id: receipt.receipt_id,
+    leaf_index: receipt.org_seq,
+    tree_size: size,
+    hashes: hashes.map(toHex),
   };
 }

@@ -8,5 +8,10 @@ export {
   treeSize,
   type TreeHead,
 } from './tree.js';
-export { logOrigin, signedCheckpoint, type CheckpointContext } from './checkpoint.js';
+export {
+  logOrigin,
+  receiptInclusionProof,
+  signedCheckpoint,
+  type CheckpointContext,
+} from './checkpoint.js';
 export { backfillLedgerTrees } from './backfill.js';

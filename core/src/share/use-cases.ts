@@ -1,4 +1,6 @@
 import { verifyReceipt } from '@runledger/verify';
+import { receiptInclusionProof, signedCheckpoint } from '../checkpoints/checkpoint.js';
+import { LEDGER_LOG } from '../checkpoints/tree.js';
 import { notFound } from '../errors.js';
 import type { ReceiptRecord } from '../ports/storage.js';
 import { pdfUrl, shareUrl } from '../receipts/share.js';
@@ -36,13 +38,25 @@ export function toPublicReceipt(row: ReceiptRecord, receiptPrefix: string): Publ
 }
 
 export function shareUseCases(deps: Deps): ShareUseCases {
-  const { storage, config } = deps;
+  const { storage, config, clock, checkpointSigner } = deps;
 
+  /** The row, its org, and the org's checkpoint with the receipt's path, all in one snapshot. */
   async function read(token: string) {
     if (!TOKEN.test(token)) throw notFound('receipt');
+    const now = clock.now();
     const found = await storage.read(async (tx) => {
       const row = await tx.receipts.byShareToken(token);
-      return row ? { row, org: await tx.orgs.byId(row.org_id) } : null;
+      if (!row) return null;
+      const context = { signer: checkpointSigner, publicBaseUrl: config.publicBaseUrl, now };
+      const checkpoint = await signedCheckpoint(tx, context, row.org_id, LEDGER_LOG);
+      const inclusion_proof = await receiptInclusionProof(
+        tx,
+        row.org_id,
+        row,
+        checkpoint.tree_size,
+      );
+      const receipt = toPublicReceipt(row, config.receiptPrefix);
+      return { row, receipt, checkpoint, inclusion_proof, org: await tx.orgs.byId(row.org_id) };
     });
     if (!found) throw notFound('receipt');
     return found;
@@ -50,12 +64,15 @@ export function shareUseCases(deps: Deps): ShareUseCases {
 
   return {
     async get(token) {
-      return toPublicReceipt((await read(token)).row, config.receiptPrefix);
+      const { receipt, checkpoint, inclusion_proof } = await read(token);
+      return { ...receipt, checkpoint, inclusion_proof };
     },
     async view(token): Promise<ShareView> {
-      const { row, org } = await read(token);
+      const { row, receipt, checkpoint, inclusion_proof, org } = await read(token);
       return {
-        receipt: toPublicReceipt(row, config.receiptPrefix),
+        receipt,
+        checkpoint,
+        inclusion_proof,
         org_name: org?.name ?? row.org_id,
         created_at: row.created_at,
         share_url: shareUrl(config.publicBaseUrl, row.share_token),

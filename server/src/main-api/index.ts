@@ -9,6 +9,7 @@ import { flightSheetRoutes } from './flight-sheets.js';
 import { gradingRoutes } from './grading.js';
 import { incidentRoutes } from './incidents.js';
 import { internalRoutes, type InternalRouteDeps } from './internal.js';
+import { checkpointRoutes } from './checkpoints.js';
 import { ledgerRoutes } from './ledger.js';
 import { metaRoutes } from './meta.js';
 import { orgRoutes } from './org.js';
@@ -43,6 +44,7 @@ export function allRoutes(deps: RouteDeps): Route[] {
     ...decisionRoutes(deps),
     ...incidentRoutes(deps),
     ...ledgerRoutes(deps),
+    ...checkpointRoutes(deps),
     ...shareRoutes(deps),
     ...tribunalRoutes({ runledger: deps.runledger, onEnqueue: deps.tribunal.onEnqueue }),
     ...runnerRoutes({ runledger: deps.runledger, runnerToken: deps.tribunal.runnerToken }),

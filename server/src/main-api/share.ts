@@ -1,5 +1,5 @@
 import type { Runledger, ShareView } from '@runledger/core';
-import { PublicReceipt } from '@runledger/core/schemas';
+import { SharedReceipt } from '@runledger/core/schemas';
 import { defineRoute, type Route } from '../http/route.js';
 import { safeFilename } from '../http/streaming.js';
 import { SHARE_PAGE_CSP, shareHtml, sharePdf } from './share-page/index.js';
@@ -19,14 +19,14 @@ export function shareRoutes({ runledger }: { runledger: Runledger }): Route[] {
       method: 'get',
       path: '/share/{share_token}',
       summary:
-        'A receipt’s public view: payload, receipt_sha256 and `verified` (recomputed on every read)',
+        'A receipt’s public view: payload, receipt_sha256, `verified` (recomputed on every read), the signed checkpoint and the receipt’s inclusion proof',
       description:
         'No credential: the token is the capability. A client that prefers text/html gets a readable page (no script).',
       tag: 'share',
       auth: 'none',
       params: ShareParams,
       status: 200,
-      response: PublicReceipt,
+      response: SharedReceipt,
       errors: [404],
       html: (_receipt, res) => shareHtml((res.locals as { shareView: ShareView }).shareView),
       handler: async ({ params, req, res }) => {
@@ -36,7 +36,11 @@ export function shareRoutes({ runledger }: { runledger: Runledger }): Route[] {
         const view = await runledger.share.view(params.share_token);
         res.locals.shareView = view;
         res.setHeader('Content-Security-Policy', SHARE_PAGE_CSP);
-        return view.receipt;
+        return {
+          ...view.receipt,
+          checkpoint: view.checkpoint!,
+          inclusion_proof: view.inclusion_proof!,
+        };
       },
     }),
     defineRoute({
