@@ -9,6 +9,13 @@ import { apiClient, type Api } from '../helpers/openapi.js';
 import { AGENT_REPORT } from '../helpers/runs.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { grade, orgWithRoles, settledVerdict } from '../helpers/tribunal.js';
+import {
+  canonicalJson,
+  formatExportLine,
+  receiptHash,
+  receiptId,
+  verifyExportLines,
+} from '@runledger/verify';
 import { VERIFY, buildCli, runNode } from '../cli/run-cli.js';
 
 interface Entry {
@@ -154,6 +161,73 @@ describe.each(engines)('audit receipts over HTTP on %s', (engine) => {
     const bad = await runNode(VERIFY, [tampered]);
     expect(bad.code).toBe(1);
     expect(bad.stdout + bad.stderr).toMatch(/audit-000001-/);
+  });
+
+  it('serves the audit tree’s signed checkpoint to owners: origin …/orgs/<org>/audit, the export’s size and root', async () => {
+    const served = await api<{ checkpoint: string; tree_size: number; root_hash: string }>(
+      'GET',
+      '/org/audit/checkpoint',
+      { token: owner.token },
+    );
+    expect(served.status).toBe(200);
+    const entries = await all(owner.token);
+    expect(served.body.tree_size).toBe(entries.length);
+    expect(
+      served.body.checkpoint.startsWith(
+        `runledger.test/orgs/${owner.orgId}/audit\n${entries.length}\n`,
+      ),
+    ).toBe(true);
+    const lines = (await api('GET', '/org/audit/export', { token: owner.token })).text
+      .trim()
+      .split('\n');
+    const verified = await verifyExportLines(lines);
+    expect(verified.merkle_root).toBe(served.body.root_hash);
+    expect(verified.checkpoint).toMatchObject({
+      origin: `runledger.test/orgs/${owner.orgId}/audit`,
+      tree_size: entries.length,
+    });
+    expect((await api('GET', '/org/audit/checkpoint', { token: member.token })).status).toBe(403);
+    expect(
+      (await api('GET', '/org/audit/checkpoint', { headers: { 'x-api-key': apiKey } })).status,
+    ).toBe(403);
+  });
+
+  it('exports a signed audit chain: runledger-verify --key proves authorship and catches a re-hashed rewrite', async () => {
+    const keysFile = join(dir, 'keys.json');
+    await writeFile(keysFile, (await api('GET', '/.well-known/runledger-keys.json')).text);
+    const exported = await api('GET', '/org/audit/export', { token: owner.token });
+    const file = join(dir, 'signed.ndjson');
+    await writeFile(file, exported.text);
+    const ok = await runNode(VERIFY, ['--key', keysFile, file]);
+    expect(ok.code, ok.stdout + ok.stderr).toBe(0);
+    expect(ok.stdout).toMatch(/^AUTHORSHIP: signed by runledger.test \(key [0-9a-f]{8}\)/m);
+    expect(ok.stdout).toContain(`checkpoint runledger.test/orgs/${owner.orgId}/audit`);
+
+    // Rewrite receipt 1's event and re-hash the chain from there, keeping the signed checkpoint.
+    const [header, ...rest] = exported.text.trimEnd().split('\n');
+    let parent = '0'.repeat(64);
+    const rewritten = rest.map((l, seq) => {
+      const row = JSON.parse(l) as { created_at: string; payload: Record<string, unknown> };
+      const payload = { ...row.payload, parent_hash: parent };
+      if (seq === 1) Object.assign(payload, { actor: { kind: 'user', id: 'usr_someone_else' } });
+      const sha = receiptHash(payload);
+      const line = formatExportLine({
+        receipt_id: receiptId('audit', seq, sha),
+        org_seq: seq,
+        parent_hash: parent,
+        receipt_sha256: sha,
+        created_at: row.created_at,
+        payload_text: canonicalJson(payload),
+      });
+      parent = sha;
+      return line;
+    });
+    const head = { ...(JSON.parse(header!) as Record<string, unknown>), head_sha256: parent };
+    const forged = join(dir, 'forged.ndjson');
+    await writeFile(forged, [JSON.stringify(head), ...rewritten].join('\n') + '\n');
+    const caught = await runNode(VERIFY, ['--key', keysFile, forged]);
+    expect(caught.code).toBe(1);
+    expect(caught.stdout + caught.stderr).toMatch(/root_mismatch/);
   });
 
   it('logs failed authentication and refused owner-only actions as security events, without the credential', async () => {

@@ -1371,7 +1371,7 @@ export interface paths {
     };
     /**
      * The audit chain as NDJSON in the ledger export format (owner only)
-     * @description Format `runledger.ledger/v1` with `"log":"audit"` and `receipt_prefix` `audit` in the header; `runledger-verify FILE` checks it exactly as a ledger export. Streamed with backpressure.
+     * @description Format `runledger.ledger/v1` with `"log":"audit"`, `receipt_prefix` `audit` and the audit tree’s signed `checkpoint` in the header; `runledger-verify FILE` checks it exactly as a ledger export. Streamed with backpressure.
      */
     get: {
       parameters: {
@@ -1389,6 +1389,72 @@ export interface paths {
           };
           content: {
             'application/x-ndjson': string;
+          };
+        };
+        /** @description Missing, invalid or expired credentials */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Authenticated but not allowed */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Server error */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/org/audit/checkpoint': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The signed checkpoint of the organization’s audit tree (owner only)
+     * @description A C2SP signed note over the audit Merkle tree (origin `<host>/orgs/<org_id>/audit`, size, root, `time` line), signed with the key of `/.well-known/runledger-keys.json`.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Success */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['SignedCheckpoint'];
           };
         };
         /** @description Missing, invalid or expired credentials */

@@ -1,5 +1,6 @@
 import type { Actor } from '../actor.js';
 import type { AuditEventType, AuditList } from '../schemas/audit-receipt.js';
+import type { SignedCheckpoint } from '../schemas/checkpoint.js';
 
 /** An organization's audit chain, read by its owners only (docs/audit.md). */
 export interface AuditUseCases {
@@ -13,4 +14,6 @@ export interface AuditUseCases {
    * alike): the header (with `log: "audit"`), then one line per receipt up to the head read at the start.
    */
   export(actor: Actor): AsyncIterable<string>;
+  /** The signed checkpoint of the org's `audit` tree (origin `<host>/orgs/<org_id>/audit`) at its current size. */
+  checkpoint(actor: Actor): Promise<SignedCheckpoint>;
 }

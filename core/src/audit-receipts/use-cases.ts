@@ -1,5 +1,6 @@
 import { GENESIS_PARENT, formatExportHeader, formatExportLine } from '@runledger/verify';
 import { requireOwner } from '../identity/guards.js';
+import { signedCheckpoint } from '../checkpoints/checkpoint.js';
 import { chainChunks } from '../ledger/chunks.js';
 import { limitOf, seqOf } from '../ledger/use-cases.js';
 import type { ChainHead } from '../ports/run-storage.js';
@@ -10,7 +11,12 @@ import { flushClosedSignInFailures, SIGN_IN_FAILURE_WINDOW_MS } from './record.j
 import { toAuditReceipt } from './views.js';
 
 export function auditUseCases(deps: Deps): AuditUseCases {
-  const { storage, clock } = deps;
+  const { storage, clock, config, checkpointSigner } = deps;
+  const signing = (now: Date) => ({
+    signer: checkpointSigner,
+    publicBaseUrl: config.publicBaseUrl,
+    now,
+  });
 
   /** Failed sign-in windows that ended are written before an owner reads, so the read shows them. */
   async function settle(orgId: string): Promise<void> {
@@ -47,25 +53,35 @@ export function auditUseCases(deps: Deps): AuditUseCases {
     async *export(actor) {
       const owner = requireOwner(actor);
       await settle(owner.orgId);
-      const { head, count } = await storage.read(async (tx) => {
+      const now = clock.now();
+      // Read in the head's snapshot, so the checkpoint signs exactly the exported receipts.
+      const { head, count, checkpoint } = await storage.read(async (tx) => {
         const h = await tx.auditReceipts.head(owner.orgId);
-        return {
-          head: h,
-          count: h === null ? 0 : await tx.auditReceipts.count(owner.orgId, h.org_seq),
-        };
+        const n = h === null ? 0 : await tx.auditReceipts.count(owner.orgId, h.org_seq);
+        const signed = await signedCheckpoint(tx, signing(now), owner.orgId, AUDIT_LOG, n);
+        return { head: h, count: n, checkpoint: signed.checkpoint };
       });
       yield formatExportHeader({
         org_id: owner.orgId,
-        exported_at: clock.now().toISOString(),
+        exported_at: now.toISOString(),
         count,
         head_sha256: head?.receipt_sha256 ?? GENESIS_PARENT,
         receipt_prefix: AUDIT_RECEIPT_PREFIX,
         log: AUDIT_LOG,
+        checkpoint,
       });
       if (head === null) return;
       for await (const rows of chunks(owner.orgId, head)) {
         for (const row of rows) yield formatExportLine(row);
       }
+    },
+
+    async checkpoint(actor) {
+      const owner = requireOwner(actor);
+      await settle(owner.orgId);
+      return storage.read((tx) =>
+        signedCheckpoint(tx, signing(clock.now()), owner.orgId, AUDIT_LOG),
+      );
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { Runledger } from '@runledger/core';
-import { AuditEventType, AuditList } from '@runledger/core/schemas';
+import { AuditEventType, AuditList, SignedCheckpoint } from '@runledger/core/schemas';
 import { z } from 'zod';
 import { defineRoute, type Route } from '../http/route.js';
 import { streamNdjson } from '../http/streaming.js';
@@ -45,7 +45,7 @@ export function auditRoutes({ runledger }: { runledger: Runledger }): Route[] {
       path: '/org/audit/export',
       summary: 'The audit chain as NDJSON in the ledger export format (owner only)',
       description:
-        'Format `runledger.ledger/v1` with `"log":"audit"` and `receipt_prefix` `audit` in the header; ' +
+        'Format `runledger.ledger/v1` with `"log":"audit"`, `receipt_prefix` `audit` and the audit tree’s signed `checkpoint` in the header; ' +
         '`runledger-verify FILE` checks it exactly as a ledger export. Streamed with backpressure.',
       tag: 'audit',
       auth: 'owner',
@@ -54,6 +54,19 @@ export function auditRoutes({ runledger }: { runledger: Runledger }): Route[] {
       raw: { contentType: 'application/x-ndjson', description: 'One JSON document per line' },
       handler: async ({ actor, res }) =>
         streamNdjson(res, runledger.audit.export(actor), 'audit.ndjson'),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/org/audit/checkpoint',
+      summary: 'The signed checkpoint of the organization’s audit tree (owner only)',
+      description:
+        'A C2SP signed note over the audit Merkle tree (origin `<host>/orgs/<org_id>/audit`, size, ' +
+        'root, `time` line), signed with the key of `/.well-known/runledger-keys.json`.',
+      tag: 'audit',
+      auth: 'owner',
+      status: 200,
+      response: SignedCheckpoint,
+      handler: async ({ actor }) => runledger.audit.checkpoint(actor),
     }),
   ];
 }
