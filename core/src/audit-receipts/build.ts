@@ -1,6 +1,5 @@
-import { canonicalJson, receiptId, sha256Hex } from '@runledger/verify';
 import type { ChainHead } from '../ports/run-storage.js';
-import { nextLink, validPayload } from '../receipts/build.js';
+import { nextLink, sealed, validPayload } from '../receipts/build.js';
 import { AuditReceiptPayload, type AuditActor, type AuditEvent } from '../schemas/audit-receipt.js';
 
 /**
@@ -54,14 +53,5 @@ export function buildAuditReceipt(input: AuditReceiptInput): BuiltAuditReceipt {
     },
     'audit receipt',
   );
-  const payload_text = canonicalJson(payload);
-  const receipt_sha256 = sha256Hex(payload_text);
-  return {
-    payload,
-    payload_text,
-    receipt_sha256,
-    receipt_id: receiptId(AUDIT_RECEIPT_PREFIX, org_seq, receipt_sha256),
-    org_seq,
-    parent_hash,
-  };
+  return sealed(payload, AUDIT_RECEIPT_PREFIX);
 }

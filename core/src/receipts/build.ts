@@ -141,15 +141,22 @@ export function buildReceipt(input: ReceiptInput): BuiltReceipt {
     },
   };
 
-  const payload = validPayload(RunReceiptPayload, draft, 'receipt');
+  return sealed(validPayload(RunReceiptPayload, draft, 'receipt'), input.prefix);
+}
+
+/** A validated payload with its canonical text, hash and id: what storage inserts. */
+export function sealed<P extends { org_seq: number; parent_hash: string }>(
+  payload: P,
+  prefix: string,
+) {
   const payload_text = canonicalJson(payload);
   const receipt_sha256 = sha256Hex(payload_text);
   return {
     payload,
     payload_text,
     receipt_sha256,
-    receipt_id: receiptId(input.prefix, org_seq, receipt_sha256),
-    org_seq,
-    parent_hash,
+    receipt_id: receiptId(prefix, payload.org_seq, receipt_sha256),
+    org_seq: payload.org_seq,
+    parent_hash: payload.parent_hash,
   };
 }
