@@ -72,6 +72,14 @@ describe('runledger audit list, export and verify', () => {
     expect(byKey.stderr).toMatch(/owner/);
   });
 
+  it('prints the audit tree’s signed note, its origin ending in /audit', async () => {
+    const note = await cli(owner, 'audit', 'checkpoint');
+    expect(note.code, note.stderr).toBe(0);
+    expect(note.stdout).toMatch(/^runledger\.test\/orgs\/org_[a-z0-9]+\/audit\n\d+\n/);
+    const asJson = json<{ tree_size: number }>(await cli(owner, 'audit', 'checkpoint', '--json'));
+    expect(asJson.tree_size).toBeGreaterThanOrEqual(2);
+  });
+
   it('exports a file runledger-verify accepts, and verifies the chain itself', async () => {
     const file = join(home, 'audit.ndjson');
     const exported = await cli(owner, 'audit', 'export', '--out', file);

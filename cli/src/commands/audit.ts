@@ -107,6 +107,20 @@ export function auditCommands(cli: Argv<GlobalArgs>): Argv<GlobalArgs> {
           (y) => y,
           (argv) => verifyAudit(argv),
         )
-        .demandCommand(1, 'audit needs a subcommand: list, export or verify'),
+        .command(
+          'checkpoint',
+          'the signed checkpoint of the audit tree (origin …/orgs/<org>/audit), printed as the signed note',
+          (y) =>
+            y.example(
+              '$0 audit checkpoint > audit-checkpoint.txt',
+              'the note, for runledger-verify',
+            ),
+          async (argv) => {
+            const context = await contextOf(argv);
+            const checkpoint = await ok(mainApi(context).GET('/org/audit/checkpoint'));
+            emit(context.json, checkpoint, () => checkpoint.checkpoint.trimEnd());
+          },
+        )
+        .demandCommand(1, 'audit needs a subcommand: list, export, verify or checkpoint'),
   );
 }
