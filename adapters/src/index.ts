@@ -4,3 +4,4 @@ export * from './mail/index.js';
 export { cryptoRandom, systemClock } from './system.js';
 export * from './files/index.js';
 export * from './receipts/index.js';
+export * from './keys/index.js';

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import yargs, { type Argv } from 'yargs';
+import { auditCommands } from './commands/audit.js';
 import { authCommands } from './commands/auth.js';
 import { flightSheetCommands } from './commands/flight-sheets.js';
 import { ledgerCommands } from './commands/ledger.js';
@@ -94,6 +95,7 @@ function parser(args: readonly string[], where: Where) {
     flightSheetCommands,
     runCommands,
     ledgerCommands,
+    auditCommands,
     routerCommands,
   ].reduce((cli, add) => add(cli), root);
   return withCommands;

@@ -49,3 +49,21 @@ export const JOB_TYPES = valuesOf<RouterSchemas['JobType']>({
   embedding: true,
   batch: true,
 });
+
+export const AUDIT_EVENT_TYPES = valuesOf<MainSchemas['AuditEventType']>({
+  'api_key.created': true,
+  'api_key.revoked': true,
+  'api_key.first_used': true,
+  'invite.created': true,
+  'invite.accepted': true,
+  'invite.revoked': true,
+  'member.role_changed': true,
+  'member.removed': true,
+  'flight_sheet.published': true,
+  'share_link.created': true,
+  'signing_key.rotated': true,
+  'sign_in.succeeded': true,
+  'sign_in.failed': true,
+  'tribunal.regraded': true,
+  'incident.opened': true,
+});

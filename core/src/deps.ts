@@ -1,5 +1,6 @@
 import type { RunledgerConfig } from './config.js';
 import type { BlobStore } from './ports/blob-store.js';
+import type { CheckpointSigner } from './ports/checkpoint-signer.js';
 import type { Clock } from './ports/clock.js';
 import type { Mailer } from './ports/mailer.js';
 import type { Random } from './ports/random.js';
@@ -15,6 +16,8 @@ export interface RunledgerPorts {
   receiptSink: ReceiptSink;
   /** Where uploaded evidence files go (content-addressed). */
   blobs: BlobStore;
+  /** Signs the checkpoints of the organizations' Merkle trees (docs/checkpoints.md). */
+  checkpointSigner: CheckpointSigner;
 }
 
 /** What every use-case factory takes: the ports and the configuration. */

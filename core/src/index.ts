@@ -22,6 +22,7 @@ export type { LedgerUseCases } from './ledger/api.js';
 export type { ShareFailure, SharePerson, ShareUseCases, ShareView } from './share/api.js';
 export type { RouterUseCases, WorkerActor } from './router/api.js';
 export type { TribunalUseCases } from './tribunal/api.js';
+export type { AuditUseCases } from './audit-receipts/api.js';
 
 // Pure domain functions an embedder or a transport may call without the SDK.
 export { audit } from './audit/audit.js';
@@ -35,6 +36,14 @@ export {
   type ReceiptInput,
 } from './receipts/build.js';
 export { RunReceiptPayload } from './receipts/payload.js';
+export {
+  AUDIT_LOG,
+  AUDIT_RECEIPT_PREFIX,
+  buildAuditReceipt,
+  type AuditReceiptInput,
+  type BuiltAuditReceipt,
+} from './audit-receipts/build.js';
+export { SIGN_IN_FAILURE_WINDOW_MS } from './audit-receipts/record.js';
 export { gradeTaskResult, type TaskGradeResult } from './tribunal/grading.js';
 export { API_KEY_PREFIX } from './secrets/api-key.js';
 export { constantTimeEqual, hashSecret } from './secrets/secret.js';
@@ -54,3 +63,19 @@ export {
   sealRouterReceipt,
   sha256Hex,
 } from '@runledger/verify';
+
+// Merkle trees per (organization, log) and their signed checkpoints (docs/checkpoints.md).
+export {
+  LEDGER_LOG,
+  appendLeaf,
+  appendLeaves,
+  backfillLedgerTrees,
+  consistencyProofAt,
+  inclusionProofAt,
+  logOrigin,
+  signedCheckpoint,
+  treeRootAt,
+  treeSize,
+  type CheckpointContext,
+  type TreeHead,
+} from './checkpoints/index.js';

@@ -1,5 +1,7 @@
 import type { RunledgerConfig } from './config.js';
 import type { RunledgerPorts } from './deps.js';
+import type { AuditUseCases } from './audit-receipts/api.js';
+import { auditUseCases } from './audit-receipts/use-cases.js';
 import type { FlightSheetUseCases } from './flight-sheets/api.js';
 import { flightSheetUseCases } from './flight-sheets/use-cases.js';
 import type { ApiKeyUseCases, AuthUseCases, OrgUseCases } from './identity/api.js';
@@ -33,6 +35,7 @@ export interface Runledger {
   ledger: LedgerUseCases;
   share: ShareUseCases;
   tribunal: TribunalUseCases;
+  audit: AuditUseCases;
 }
 
 /** The SDK: every use case, each in one storage transaction, over the ports given. */
@@ -50,5 +53,6 @@ export function createRunledger(ports: RunledgerPorts, config: RunledgerConfig):
     ledger: ledgerUseCases(deps),
     share: shareUseCases(deps),
     tribunal: tribunalUseCases(deps),
+    audit: auditUseCases(deps),
   };
 }

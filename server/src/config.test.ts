@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { formatSkey, formatVkey } from '@runledger/verify';
 import { ConfigError, loadConfig } from './config.js';
 
 describe('loadConfig', () => {
@@ -25,6 +26,46 @@ describe('loadConfig', () => {
     expect((await stat(join(dataDir, 'jwt-secret'))).mode & 0o777).toBe(0o600);
   });
 
+  it('refuses production without SIGNING_KEY, and a malformed one, without repeating it', () => {
+    const env = { APP_ENV: 'production', DATA_DIR: dataDir, JWT_SECRET: 'j'.repeat(32) };
+    expect(() => loadConfig(env)).toThrow(/requires SIGNING_KEY/);
+    const bad = 'PRIVATE+KEY+ckpt.example+00000000+AQID';
+    expect(() => loadConfig({ ...env, SIGNING_KEY: bad })).toThrow(ConfigError);
+    try {
+      loadConfig({ ...env, SIGNING_KEY: bad });
+    } catch (error) {
+      expect(String(error)).not.toContain('AQID');
+    }
+    const skey = formatSkey('ckpt.example', new Uint8Array(32).fill(4));
+    expect(loadConfig({ ...env, SIGNING_KEY: skey }).checkpointSigner.name).toBe('ckpt.example');
+  });
+
+  it('generates the development signing key once into DATA_DIR, mode 0600, named for the public host', async () => {
+    const first = loadConfig({ DATA_DIR: dataDir, PUBLIC_BASE_URL: 'https://ledger.example' });
+    const second = loadConfig({ DATA_DIR: dataDir, PUBLIC_BASE_URL: 'https://ledger.example' });
+    expect(first.checkpointSigner.name).toBe('ledger.example');
+    expect(second.checkpointSigner.publicKey).toEqual(first.checkpointSigner.publicKey);
+    expect((await stat(join(dataDir, 'signing-key'))).mode & 0o777).toBe(0o600);
+    expect(await readFile(join(dataDir, 'signing-key'), 'utf8')).toMatch(
+      /^PRIVATE\+KEY\+ledger\.example\+/,
+    );
+
+  it('reads retired keys and the instance id, refusing malformed ones', () => {
+    const old = formatVkey('old.example', new Uint8Array(32).fill(1));
+    const retired = JSON.stringify([
+      { vkey: old, not_before: '2025-01-01T00:00:00.000Z', not_after: '2026-01-01T00:00:00.000Z' },
+    ]);
+    const config = loadConfig({
+      DATA_DIR: dataDir,
+      SIGNING_KEYS_RETIRED: retired,
+      INSTANCE_ID: 'eu-1',
+    });
+    expect(config.checkpointSigner.published.map((k) => k.vkey)).toContain(old);
+    expect(config.instanceId).toBe('eu-1');
+    expect(() => loadConfig({ DATA_DIR: dataDir, SIGNING_KEYS_RETIRED: '[{}]' })).toThrow(
+      /SIGNING_KEYS_RETIRED/,
+    expect(() => loadConfig({ DATA_DIR: dataDir, INSTANCE_ID: 'a/b' })).toThrow(/INSTANCE_ID/);
+
   it('pretty-prints logs only at a terminal outside production unless LOG_FORMAT says', () => {
     const env = { DATA_DIR: dataDir };
     const prod = { ...env, APP_ENV: 'production', JWT_SECRET: 'x'.repeat(32) };
@@ -34,7 +75,6 @@ describe('loadConfig', () => {
     expect(loadConfig({ ...env, LOG_FORMAT: 'json' }, true).logFormat).toBe('json');
     expect(loadConfig({ ...prod, LOG_FORMAT: 'pretty' }, false).logFormat).toBe('pretty');
     expect(() => loadConfig({ ...env, LOG_FORMAT: 'xml' })).toThrow(/LOG_FORMAT/);
-  });
 
   it('serves metrics only when METRICS_PORT is set, on loopback unless METRICS_HOST says', () => {
     expect(loadConfig({ DATA_DIR: dataDir }).metricsPort).toBeNull();
@@ -42,15 +82,12 @@ describe('loadConfig', () => {
     const on = loadConfig({ DATA_DIR: dataDir, METRICS_PORT: '9464' });
     expect([on.metricsPort, on.metricsHost]).toEqual([9464, '127.0.0.1']);
     const prod = loadConfig({
-      DATA_DIR: dataDir,
       APP_ENV: 'production',
       JWT_SECRET: 'x'.repeat(32),
       METRICS_PORT: '9464',
-    });
     expect(prod.metricsHost).toBe('127.0.0.1');
     expect(() => loadConfig({ DATA_DIR: dataDir, METRICS_PORT: '70000' })).toThrow(/METRICS_PORT/);
     expect(() => loadConfig({ DATA_DIR: dataDir, METRICS_PORT: 'x' })).toThrow(/METRICS_PORT/);
-  });
 
   it('uses PostgreSQL only when DATABASE_URL is set and non-empty', () => {
     expect(loadConfig({ DATA_DIR: dataDir }).databaseUrl).toBeNull();
@@ -79,7 +116,12 @@ describe('loadConfig', () => {
     expect(
       loadConfig({ DATA_DIR: dataDir, TRIBUNAL_RUNNER: 'external', RUNNER_TOKEN: 'r' }).runnerToken,
     ).toBe('r');
-    const production = { DATA_DIR: dataDir, APP_ENV: 'production', JWT_SECRET: 'j'.repeat(32) };
+    const production = {
+      DATA_DIR: dataDir,
+      APP_ENV: 'production',
+      JWT_SECRET: 'j'.repeat(32),
+      SIGNING_KEY: formatSkey('ckpt.example', new Uint8Array(32).fill(4)),
+    };
     for (const name of [
       'RUNNER_TOKEN',
       'INTERNAL_API_KEY',

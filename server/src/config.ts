@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { RECEIPT_PREFIX } from '@runledger/core';
+import { readOrCreateSecretFile } from '@runledger/adapters';
+import { ConfigError } from './config-error.js';
+import { loadSigningConfig, type SigningConfig } from './signing-config.js';
 
 /** Everything the server reads from the environment (README.md, Configuration), parsed once at start. */
-export interface ServerConfig {
+export interface ServerConfig extends SigningConfig {
   port: number;
   host: string;
   dataDir: string;
@@ -60,12 +62,7 @@ export interface ServerConfig {
 export type TribunalRunnerMode = 'in-process' | 'external';
 export type LogFormat = 'json' | 'pretty';
 
-export class ConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ConfigError';
-  }
-}
+export { ConfigError };
 
 type Env = Record<string, string | undefined>;
 
@@ -122,24 +119,9 @@ function metricsPortFrom(env: Env): number | null {
 
 /** The dev secret is created once so tokens survive a restart; 0600 keeps other local users out. */
 function devJwtSecret(dataDir: string): string {
-  const file = join(dataDir, 'jwt-secret');
-  try {
-    return readFileSync(file, 'utf8').trim();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-  mkdirSync(dataDir, { recursive: true });
-  const secret = randomBytes(32).toString('base64url');
-  try {
-    writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
-  } catch (error) {
-    // Another process created it first: use theirs.
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST')
-      return readFileSync(file, 'utf8').trim();
-    throw error;
-  }
-  chmodSync(file, 0o600);
-  return secret;
+  return readOrCreateSecretFile(join(dataDir, 'jwt-secret'), () =>
+    randomBytes(32).toString('base64url'),
+  );
 }
 
 /** `terminal`: whether stdout is a terminal, which chooses the log format when LOG_FORMAT is unset. */
@@ -236,5 +218,6 @@ export function loadConfig(
     tribunalPollSeconds: intFrom(env, 'TRIBUNAL_POLL_SECONDS', 30, 1),
     internalApiKey: credentialFrom(env, 'INTERNAL_API_KEY', production),
     paymentWebhookSecret: credentialFrom(env, 'PAYMENT_WEBHOOK_SECRET', production),
+    ...loadSigningConfig(env, { production, dataDir, publicBaseUrl }),
   };
 }

@@ -10,7 +10,7 @@ import {
   smtpMailer,
   systemClock,
 } from '@runledger/adapters';
-import { createRunledger } from '@runledger/core';
+import { backfillLedgerTrees, createRunledger } from '@runledger/core';
 import type { Clock, Mailer } from '@runledger/core/ports';
 import type { Logger } from 'pino';
 import { createApp } from './app.js';
@@ -103,6 +103,9 @@ export async function startServer(
     opened.push(() => rawStorage.close());
     const storage = instrumentedStorage(rawStorage, metrics);
     registerStorageGauges(metrics.registry, storage);
+    // Receipts minted before the Merkle tree existed (migration 6) join their org's tree first.
+    const backfilled = await backfillLedgerTrees(storage);
+    if (backfilled > 0) logger.info({ backfilled }, 'ledger trees built for earlier receipts');
     const blobs = await openFileBlobStore(join(config.dataDir, 'blobs'));
     const rawSink = await openJsonlReceiptSink(join(config.dataDir, 'receipts'));
     opened.push(() => rawSink.close());
@@ -118,7 +121,15 @@ export async function startServer(
         ? smtpMailer(config.smtpUrl, config.mailFrom)
         : consoleMailer((line: string) => logger.info(line)));
     const runledger = createRunledger(
-      { storage, clock, random: cryptoRandom(), mailer, receiptSink, blobs },
+      {
+        storage,
+        clock,
+        random: cryptoRandom(),
+        mailer,
+        receiptSink,
+        blobs,
+        checkpointSigner: config.checkpointSigner,
+      },
       {
         publicBaseUrl: config.publicBaseUrl,
         production: config.production,

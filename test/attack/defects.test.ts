@@ -1,3 +1,4 @@
+import { formatSkey } from '@runledger/verify';
 import { networkInterfaces } from 'node:os';
 import { loadConfig } from '@runledger/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -218,6 +219,7 @@ describe('development mode and the network', () => {
         DATA_DIR: '/tmp/runledger-config-host',
         APP_ENV: 'production',
         JWT_SECRET: 'j'.repeat(32),
+        SIGNING_KEY: formatSkey('runledger.test', new Uint8Array(32).fill(6)),
       }).host,
     ).toBe('0.0.0.0');
     expect(loadConfig({ DATA_DIR: '/tmp/runledger-config-host', HOST: '::' }).host).toBe('::');

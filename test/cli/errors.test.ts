@@ -1,3 +1,4 @@
+import { formatSkey } from '@runledger/verify';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -184,6 +185,7 @@ describe('the CLI reports failures honestly and keeps credentials private', () =
       LOG_LEVEL: 'silent',
       APP_ENV: 'production',
       JWT_SECRET: 'x'.repeat(40),
+      SIGNING_KEY: formatSkey('runledger.test', new Uint8Array(32).fill(6)),
     });
     const mailing = await startServer(config, { mailer });
     try {

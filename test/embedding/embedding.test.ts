@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import { testCheckpointSigner } from '@runledger/core/testing';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -40,6 +41,7 @@ describe("the README's embedding example", () => {
       clock: systemClock(),
       random: cryptoRandom(),
       mailer: consoleMailer(() => {}),
+      checkpointSigner: testCheckpointSigner(),
     };
     const rl = createRunledger(ports, defaultRunledgerConfig);
     const link = new URL((await rl.auth.requestLink('me@example.com')).dev_link ?? '');

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { verifyExportLines } from '@runledger/verify';
+import { leafHash, merkleRoot, receiptLeaf, verifyExportLines } from '@runledger/verify';
+import { LEDGER_LOG, treeRootAt, treeSize } from '@runledger/core';
 import type { Actor, Runledger } from '@runledger/core';
 import type { Receipt } from '@runledger/core/schemas';
 import { approvedRun, openRunWorld, signIn, type RunWorld } from './world.js';
@@ -165,6 +166,15 @@ describe.each(engines)('%s', (engine) => {
               ok: true,
               receipts_checked: n,
               errors: [],
+            });
+            // The tree grew in the same transactions, under the chain lock: leaf i is org_seq i.
+            const { entries } = await world.rl.ledger.list(owner, { limit: 200 });
+            const expected = merkleRoot(
+              entries.map((e) => leafHash(receiptLeaf(e.receipt_sha256))),
+            );
+            await world.storage.read(async (tx) => {
+              expect(await treeSize(tx, owner.orgId, LEDGER_LOG)).toBe(n);
+              expect(await treeRootAt(tx, owner.orgId, LEDGER_LOG, n)).toEqual(expected);
             });
           } finally {
             await world.close();

@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import { testCheckpointSigner } from '@runledger/core/testing';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -97,6 +98,7 @@ export async function openRunWorld(engine: Engine = 'sqlite'): Promise<RunWorld>
       mailer: new CapturingMailer(false),
       blobs,
       receiptSink,
+      checkpointSigner: testCheckpointSigner(),
     },
     { ...defaultRunledgerConfig, publicBaseUrl: 'http://runledger.test' },
   );

@@ -9,7 +9,7 @@ import {
 } from '@runledger/adapters';
 import { createRunledger, type Actor, type Runledger, type RunledgerConfig } from '@runledger/core';
 import type { Storage } from '@runledger/core/ports';
-import { CapturingMailer, ManualClock } from '@runledger/core/testing';
+import { CapturingMailer, ManualClock, testCheckpointSigner } from '@runledger/core/testing';
 
 export { CapturingMailer };
 
@@ -57,7 +57,15 @@ export async function openWorld(
   const blobDir = await mkdtemp(join(tmpdir(), 'runledger-identity-blobs-'));
   const blobs = await openFileBlobStore(blobDir);
   const rl = createRunledger(
-    { storage, clock, random: cryptoRandom(), mailer, receiptSink, blobs },
+    {
+      storage,
+      clock,
+      random: cryptoRandom(),
+      mailer,
+      receiptSink,
+      blobs,
+      checkpointSigner: testCheckpointSigner(),
+    },
     config,
   );
   let closed = false;

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { testCheckpointSigner } from '@runledger/core/testing';
 import { cryptoRandom } from '@runledger/adapters';
 import { createRunledger } from '@runledger/core';
 import type { RouterReceiptInput } from '@runledger/core/ports';
@@ -118,6 +119,7 @@ describe.each(engines)('%s', (engine) => {
               append: () => Promise.reject(new Error('disk full')),
               recentReceiptIds: async () => new Set<string>(),
             },
+            checkpointSigner: testCheckpointSigner(),
           },
           w.config,
         );

@@ -1,4 +1,5 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { testCheckpointSigner } from '@runledger/core/testing';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -64,7 +65,15 @@ export async function openRouterWorld(
     const sink = await openJsonlReceiptSink(receiptsDir);
     const blobs = await openFileBlobStore(join(dir, 'blobs'));
     const rl = createRunledger(
-      { storage, clock, random: cryptoRandom(), mailer: silentMailer, receiptSink: sink, blobs },
+      {
+        storage,
+        clock,
+        random: cryptoRandom(),
+        mailer: silentMailer,
+        receiptSink: sink,
+        blobs,
+        checkpointSigner: testCheckpointSigner(),
+      },
       config,
     );
     return { storage, sink, blobs, router: rl.router };

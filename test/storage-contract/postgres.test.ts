@@ -10,6 +10,7 @@ import {
 import { describeStorageContract } from './contract.js';
 import { describeIntakeStorageContract } from './intake-contract.js';
 import { describeOperationsStorageContract } from './operations-contract.js';
+import { describeMerkleStorageContract } from './merkle-contract.js';
 import { describeRouterStorageContract } from './router-contract.js';
 import { describeRunStorageContract } from './run-contract.js';
 import { describeTribunalStorageContract } from './tribunal-contract.js';
@@ -21,6 +22,7 @@ describe.skipIf(postgresSkipped)('PostgreSQL adapter', () => {
   describeTribunalStorageContract('postgres', openFresh);
   describeIntakeStorageContract('postgres', openFresh);
   describeOperationsStorageContract('postgres', openFresh);
+  describeMerkleStorageContract('postgres', openFresh);
 
   const T0 = '2025-01-01T00:00:00.000Z';
 
@@ -99,7 +101,7 @@ describe.skipIf(postgresSkipped)('PostgreSQL adapter', () => {
         const versions = await client
           .query<{ version: number }>(`SELECT version FROM ${schema}.schema_migrations ORDER BY 1`)
           .finally(() => client.end());
-        expect(versions.rows.map((r) => Number(r.version))).toEqual([1, 2, 3, 4, 5, 8]);
+        expect(versions.rows.map((r) => Number(r.version))).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
       } finally {
         await second.close();
       }

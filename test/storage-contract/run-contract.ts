@@ -5,6 +5,8 @@ import type {
   RunRecord,
   Storage,
 } from '@runledger/core/ports';
+import { LEDGER_LOG, backfillLedgerTrees, treeRootAt, treeSize } from '@runledger/core';
+import { leafHash, merkleRoot, receiptLeaf } from '@runledger/verify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 const T0 = '2025-01-01T00:00:00.000Z';
@@ -247,6 +249,40 @@ export function describeRunStorageContract(name: string, open: () => Promise<Sto
         ).rejects.toThrow();
         // Another org has its own sequence.
         await tx((r) => r.receipts.insert(receipt(0, 'run_o', 'org_2')));
+      });
+
+      it('finds a receipt by id only in its org, and counts receipts per org', async () => {
+        await tx(async (r) => {
+          for (let i = 0; i < 3; i++) await r.receipts.insert(receipt(i, `run_${i}`));
+          await r.receipts.insert(receipt(0, 'run_o', 'org_2'));
+        });
+        const id = receipt(1, 'run_1').receipt_id;
+        expect((await tx((r) => r.receipts.byId('org_1', id)))?.org_seq).toBe(1);
+        expect(await tx((r) => r.receipts.byId('org_2', id))).toBeNull();
+        expect(await tx((r) => r.receipts.counts())).toEqual([
+          { org_id: 'org_1', count: 3 },
+          { org_id: 'org_2', count: 1 },
+        ]);
+      });
+
+      it('backfills the ledger tree of receipts stored before it, in org_seq order, once', async () => {
+        await tx(async (r) => {
+          await r.runs.insert(run('run_4'));
+          for (let i = 0; i < 5; i++) await r.receipts.insert(receipt(i, `run_${i}`));
+          await r.receipts.insert(receipt(0, 'run_o', 'org_2'));
+        });
+        expect(await backfillLedgerTrees(storage)).toBe(6);
+        expect(await backfillLedgerTrees(storage)).toBe(0);
+        const expected = merkleRoot(
+          Array.from({ length: 5 }, (_, i) =>
+            leafHash(receiptLeaf(receipt(i, 'x').receipt_sha256)),
+          ),
+        );
+        await storage.read(async (r) => {
+          expect(await treeSize(r, 'org_1', LEDGER_LOG)).toBe(5);
+          expect(await treeRootAt(r, 'org_1', LEDGER_LOG, 5)).toEqual(expected);
+          expect(await treeSize(r, 'org_2', LEDGER_LOG)).toBe(1);
+        });
       });
 
       it('reads the head, entries, chunks, recent pages and counts of one org', async () => {

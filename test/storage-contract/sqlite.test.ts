@@ -5,6 +5,7 @@ import { openSqliteStorage } from '@runledger/adapters';
 import { afterAll, beforeAll } from 'vitest';
 import { describeStorageContract } from './contract.js';
 import { describeIntakeStorageContract } from './intake-contract.js';
+import { describeMerkleStorageContract } from './merkle-contract.js';
 import { describeOperationsStorageContract } from './operations-contract.js';
 import { describeRouterStorageContract } from './router-contract.js';
 import { describeRunStorageContract } from './run-contract.js';
@@ -40,6 +41,8 @@ describeIntakeStorageContract('sqlite (file)', () =>
   openSqliteStorage({ file: join(dir, `db-${n++}.sqlite`) }),
 );
 
-describeOperationsStorageContract('sqlite (file)', () =>
+describeMerkleStorageContract('sqlite (file)', () =>
   openSqliteStorage({ file: join(dir, `db-${n++}.sqlite`) }),
 );
+
+describeOperationsStorageContract('sqlite (file)', () =>

@@ -7,6 +7,7 @@
  *   node adapters/dist/bench/ledger-bench.js [--receipts N] [--window W]
  */
 import { mkdtemp, rm } from 'node:fs/promises';
+import { testCheckpointSigner } from '@runledger/core/testing';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -52,6 +53,7 @@ async function main(): Promise<void> {
       clock: systemClock(),
       random: cryptoRandom(),
       mailer: consoleMailer(() => undefined),
+      checkpointSigner: testCheckpointSigner(),
     },
     defaultRunledgerConfig,
   );

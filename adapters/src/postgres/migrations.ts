@@ -2,6 +2,8 @@ import { postgresDialect } from '../sql/dialect.js';
 import { migrate as migrateShared, sharedMigrations, type Migration } from '../sql/migrate.js';
 import type { Connection } from './connection.js';
 import { INTAKE_SCHEMA_SQL } from './intake-schema.js';
+import { MERKLE_SCHEMA } from '../sql/schema/merkle.js';
+import { AUDIT_SCHEMA } from '../sql/schema/audit.js';
 import { RATE_LIMITS_SCHEMA } from '../sql/schema/rate-limits.js';
 
 /**
@@ -11,6 +13,8 @@ import { RATE_LIMITS_SCHEMA } from '../sql/schema/rate-limits.js';
 export const migrations: readonly Migration[] = [
   ...sharedMigrations(postgresDialect),
   { version: 5, name: 'incidents, payment events, dataset staging', sql: INTAKE_SCHEMA_SQL },
+  { version: 6, name: 'merkle trees', sql: MERKLE_SCHEMA(postgresDialect.types) },
+  { version: 7, name: 'audit receipts', sql: AUDIT_SCHEMA(postgresDialect.types) },
   { version: 8, name: 'rate limit windows', sql: RATE_LIMITS_SCHEMA(postgresDialect.types) },
 ];
 

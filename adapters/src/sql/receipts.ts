@@ -78,5 +78,18 @@ export function receiptsRepository(sql: Sql): ReceiptsRepository {
       );
       return row?.n ?? 0;
     },
+    async byId(orgId, receiptId) {
+      const row = await sql.get<ReceiptRecord>(
+        `SELECT ${FULL} FROM receipts WHERE receipt_id = ? AND org_id = ?`,
+        [receiptId, orgId],
+      );
+      return row ?? null;
+    },
+    async counts() {
+      const rows = await sql.all<{ org_id: string; last: number | string }>(
+        'SELECT org_id, MAX(org_seq) AS last FROM receipts GROUP BY org_id ORDER BY org_id',
+      );
+      return rows.map((r) => ({ org_id: r.org_id, count: Number(r.last) + 1 }));
+    },
   };
 }

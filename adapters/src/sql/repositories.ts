@@ -1,6 +1,7 @@
 import type { Repositories } from '@runledger/core/ports';
 import type { Sql } from './sql.js';
 import { apiKeysRepository } from './api-keys.js';
+import { auditReceiptsRepository, signInFailuresRepository } from './audit-receipts.js';
 import { computeNodesRepository, quotesRepository } from './compute.js';
 import { datasetsRepository } from './datasets.js';
 import { jobsRepository } from './jobs.js';
@@ -14,6 +15,7 @@ import { submissionsRepository } from './submissions.js';
 import { tribunalTasksRepository, tribunalVerdictsRepository } from './tribunal.js';
 import { linksRepository } from './links.js';
 import { membershipsRepository } from './memberships.js';
+import { merkleRepository } from './merkle.js';
 import { orgsRepository } from './orgs.js';
 import { operationsRepository } from './operations.js';
 import { paymentEventsRepository } from './payment-events.js';
@@ -50,6 +52,9 @@ export function repositories(sql: Sql): Repositories {
     tribunalVerdicts: tribunalVerdictsRepository(sql),
     tribunalTasks: tribunalTasksRepository(sql),
     incidents: incidentsRepository(sql),
+    merkle: merkleRepository(sql),
+    auditReceipts: auditReceiptsRepository(sql),
+    signInFailures: signInFailuresRepository(sql),
     rateLimits: rateLimitsRepository(sql),
     operations: operationsRepository(sql),
   };

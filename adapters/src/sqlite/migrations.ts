@@ -2,12 +2,16 @@ import { sqliteDialect } from '../sql/dialect.js';
 import { migrate as migrateShared, sharedMigrations, type Migration } from '../sql/migrate.js';
 import type { Connection } from './connection.js';
 import { INTAKE_SCHEMA_SQL } from './intake-schema.js';
+import { MERKLE_SCHEMA } from '../sql/schema/merkle.js';
+import { AUDIT_SCHEMA } from '../sql/schema/audit.js';
 import { RATE_LIMITS_SCHEMA } from '../sql/schema/rate-limits.js';
 
 /** Append-only: a released migration never changes; a schema change is a new version. */
 export const migrations: readonly Migration[] = [
   ...sharedMigrations(sqliteDialect),
   { version: 5, name: 'incidents, payment events, dataset staging', sql: INTAKE_SCHEMA_SQL },
+  { version: 6, name: 'merkle trees', sql: MERKLE_SCHEMA(sqliteDialect.types) },
+  { version: 7, name: 'audit receipts', sql: AUDIT_SCHEMA(sqliteDialect.types) },
   { version: 8, name: 'rate limit windows', sql: RATE_LIMITS_SCHEMA(sqliteDialect.types) },
 ];
 

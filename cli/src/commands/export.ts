@@ -3,7 +3,7 @@ import { rename, rm, stat } from 'node:fs/promises';
 import { Readable, Transform, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { contextOf, type GlobalArgs } from '../context.js';
+import { contextOf, type Context, type GlobalArgs } from '../context.js';
 import { CliError } from '../errors.js';
 import { failure, mainApi } from '../http/client.js';
 import { emit, note } from '../output.js';
@@ -59,15 +59,31 @@ export function countingLines(startBar: (total: number) => Progress): Transform 
   });
 }
 
-/**
- * Streams GET /ledger/export to `--out` through a temp file (so a broken download never looks like an
- * export), or to stdout without --out. A bar on stderr when it is a terminal and the export is not
- * being printed on that same terminal.
- */
-export async function exportLedger(argv: GlobalArgs & { out?: string | undefined }): Promise<void> {
-  const context = await contextOf(argv);
-  const { response, error } = await mainApi(context).GET('/ledger/export', { parseAs: 'stream' });
+/** The NDJSON exports of the main API: the run ledger and the audit receipts. */
+export type ExportPath = '/ledger/export' | '/org/audit/export';
+
+/** The export's body as a stream, or the server's refusal as a CliError. */
+export async function downloadExport(context: Context, path: ExportPath): Promise<Readable> {
+  const api = mainApi(context);
+  const { response, error } =
+    path === '/ledger/export'
+      ? await api.GET('/ledger/export', { parseAs: 'stream' })
+      : await api.GET('/org/audit/export', { parseAs: 'stream' });
   if (!response.ok || !response.body) throw failure(error, response);
+  return Readable.fromWeb(response.body as WebReadableStream<Uint8Array>);
+}
+
+/**
+ * Streams an export (GET /ledger/export by default) to `--out` through a temp file (so a broken
+ * download never looks like an export), or to stdout without --out. A bar on stderr when it is a
+ * terminal and the export is not being printed on that same terminal.
+ */
+export async function exportLedger(
+  argv: GlobalArgs & { out?: string | undefined },
+  path: ExportPath = '/ledger/export',
+): Promise<void> {
+  const context = await contextOf(argv);
+  const body = await downloadExport(context, path);
   const showBar = argv.out !== undefined || !isTerminal(process.stdout);
   const counter = countingLines((total) =>
     progressBar({
@@ -78,7 +94,6 @@ export async function exportLedger(argv: GlobalArgs & { out?: string | undefined
       stream: showBar ? process.stderr : { write: () => true },
     }),
   );
-  const body = Readable.fromWeb(response.body as WebReadableStream<Uint8Array>);
   if (argv.out === undefined) {
     await copy(body, counter, process.stdout, 'stdout');
     return;

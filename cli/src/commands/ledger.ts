@@ -4,6 +4,7 @@ import { CliError } from '../errors.js';
 import { mainApi, ok } from '../http/client.js';
 import { emit, table } from '../output.js';
 import { exportLedger } from './export.js';
+import { checkpointCommand, consistencyCommand, inclusionCommand } from './checkpoints.js';
 import { listCommand } from './list.js';
 import { paint } from '../terminal.js';
 
@@ -67,7 +68,14 @@ export function ledgerCommands(cli: Argv<GlobalArgs>): Argv<GlobalArgs> {
               .example('$0 ledger export > ledger.ndjson', 'the same bytes on stdout, for a pipe'),
           (argv) => exportLedger(argv),
         )
-        .demandCommand(1, 'ledger needs a subcommand: list, verify or export'),
+        .command(...checkpointCommand)
+        .command('proof', 'RFC 9162 proofs from the organization’s Merkle tree', (proof) =>
+          proof
+            .command(...inclusionCommand)
+            .command(...consistencyCommand)
+            .demandCommand(1, 'proof needs a subcommand: inclusion or consistency'),
+        )
+        .demandCommand(1, 'ledger needs a subcommand: list, verify, export, checkpoint or proof'),
     )
     .command('receipts', 'minted receipts', (receipts) =>
       listCommand(receipts, {

@@ -320,6 +320,72 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/org/audit': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The organization’s audit receipts in org_seq order, paged by `?after_seq=` and filtered by `?type=` (owner only)
+     * @description One receipt per sensitive action (docs/audit.md lists every event type and its fields); the payload is the hashed canonical JSON. Failed sign-ins appear aggregated per window.
+     *
+     *     Needs an organization owner's JWT.
+     */
+    get: operations['getOrgAudit'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/org/audit/export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The audit chain as NDJSON in the ledger export format (owner only)
+     * @description Format `runledger.ledger/v1` with `"log":"audit"`, `receipt_prefix` `audit` and the audit tree’s signed `checkpoint` in the header; `runledger-verify FILE` checks it exactly as a ledger export. Streamed with backpressure.
+     *
+     *     Needs an organization owner's JWT.
+     */
+    get: operations['getOrgAuditExport'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/org/audit/checkpoint': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The signed checkpoint of the organization’s audit tree (owner only)
+     * @description A C2SP signed note over the audit Merkle tree (origin `<host>/orgs/<org_id>/audit`, size, root, `time` line), signed with the key of `/.well-known/runledger-keys.json`.
+     *
+     *     Needs an organization owner's JWT.
+     */
+    get: operations['getOrgAuditCheckpoint'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/projects': {
     parameters: {
       query?: never;
@@ -862,6 +928,94 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/.well-known/runledger-keys.json': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The deployment’s checkpoint keys: the key in use, then retired keys with their not_after
+     * @description Public: a third party fetches it once to check checkpoints, exports and shared receipts offline.
+     *
+     *     Needs no credentials.
+     */
+    get: operations['getWellKnownRunledgerKeysJson'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/ledger/checkpoint': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The organization’s signed checkpoint: its Merkle tree’s size and root, signed
+     * @description `checkpoint` is a C2SP signed note over a tlog-checkpoint body (origin `<host>/orgs/<org_id>`, size, base64 root, `time` line).
+     *
+     *     Needs a JWT or an API key of the organization.
+     */
+    get: operations['getLedgerCheckpoint'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/ledger/proof/inclusion': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The RFC 9162 audit path of one receipt in the tree of `tree_size` receipts
+     * @description `tree_size` defaults to the current size; 400 unless the receipt’s org_seq < tree_size ≤ the current size; 404 for a receipt of another organization.
+     *
+     *     Needs a JWT or an API key of the organization.
+     */
+    get: operations['getLedgerProofInclusion'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/ledger/proof/consistency': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The RFC 9162 proof that the tree of `second` receipts extends the tree of `first`
+     * @description 400 unless 1 ≤ first ≤ second ≤ the current tree size.
+     *
+     *     Needs a JWT or an API key of the organization.
+     */
+    get: operations['getLedgerProofConsistency'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/share/{share_token}': {
     parameters: {
       query?: never;
@@ -870,7 +1024,7 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * A receipt’s public view: payload, receipt_sha256 and `verified` (recomputed on every read)
+     * A receipt’s public view: payload, receipt_sha256, `verified` (recomputed on every read), the signed checkpoint and the receipt’s inclusion proof
      * @description No credential: the token is the capability. A client that prefers text/html gets a readable page (no script); an unknown token then gets an HTML 404 page.
      *
      *     Needs no credentials.
@@ -1222,11 +1376,262 @@ export interface components {
       decision: components['schemas']['ApprovalDecision'];
       note?: string;
     };
+    AuditActor: {
+      kind: components['schemas']['AuditActorKind'];
+      id: string | null;
+    };
+    /** @enum {string} */
+    AuditActorKind: 'user' | 'api_key' | 'anonymous' | 'deployment';
+    AuditApiKeyCreated: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'api_key.created';
+      key_id: string;
+      name: string;
+      prefix: string;
+    };
+    AuditApiKeyFirstUsed: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'api_key.first_used';
+      key_id: string;
+      name: string;
+      created_by: string;
+    };
+    AuditApiKeyRevoked: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'api_key.revoked';
+      key_id: string;
+      name: string;
+      before: {
+        revoked_at: null;
+      };
+      after: {
+        /** Format: date-time */
+        revoked_at: string;
+      };
+    };
+    AuditEvent:
+      | components['schemas']['AuditApiKeyCreated']
+      | components['schemas']['AuditApiKeyRevoked']
+      | components['schemas']['AuditApiKeyFirstUsed']
+      | components['schemas']['AuditInviteCreated']
+      | components['schemas']['AuditInviteAccepted']
+      | components['schemas']['AuditInviteRevoked']
+      | components['schemas']['AuditMemberRoleChanged']
+      | components['schemas']['AuditMemberRemoved']
+      | components['schemas']['AuditFlightSheetPublished']
+      | components['schemas']['AuditShareLinkCreated']
+      | components['schemas']['AuditSigningKeyRotated']
+      | components['schemas']['AuditSignInSucceeded']
+      | components['schemas']['AuditSignInFailed']
+      | components['schemas']['AuditTribunalRegraded']
+      | components['schemas']['AuditIncidentOpened'];
+    /** @enum {string} */
+    AuditEventType:
+      | 'api_key.created'
+      | 'api_key.revoked'
+      | 'api_key.first_used'
+      | 'invite.created'
+      | 'invite.accepted'
+      | 'invite.revoked'
+      | 'member.role_changed'
+      | 'member.removed'
+      | 'flight_sheet.published'
+      | 'share_link.created'
+      | 'signing_key.rotated'
+      | 'sign_in.succeeded'
+      | 'sign_in.failed'
+      | 'tribunal.regraded'
+      | 'incident.opened';
+    AuditFlightSheetPublished: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'flight_sheet.published';
+      flight_sheet_id: string;
+      slug: string;
+      version: string;
+      sha256: string;
+      before: {
+        version: string | null;
+      };
+    };
+    AuditIncidentOpened: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'incident.opened';
+      incident_id: string;
+      run_id: string;
+      kind: components['schemas']['IncidentKind'];
+      rule_key: string | null;
+    };
+    AuditInviteAccepted: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'invite.accepted';
+      invite_id: string;
+      email: string;
+      role: components['schemas']['Role'];
+      user_id: string;
+    };
+    AuditInviteCreated: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'invite.created';
+      invite_id: string;
+      email: string;
+      role: components['schemas']['Role'];
+      /** Format: date-time */
+      expires_at: string;
+    };
+    AuditInviteRevoked: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'invite.revoked';
+      invite_id: string;
+      email: string;
+      role: components['schemas']['Role'];
+    };
+    AuditList: {
+      entries: components['schemas']['AuditReceipt'][];
+      next: string | null;
+    };
+    AuditMemberRemoved: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'member.removed';
+      user_id: string;
+      email: string;
+      before: {
+        role: components['schemas']['Role'];
+      };
+    };
+    AuditMemberRoleChanged: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'member.role_changed';
+      user_id: string;
+      email: string;
+      before: {
+        role: components['schemas']['Role'];
+      };
+      after: {
+        role: components['schemas']['Role'];
+      };
+    };
+    AuditReceipt: {
+      receipt_id: string;
+      org_seq: number;
+      parent_hash: string;
+      receipt_sha256: string;
+      /** Format: date-time */
+      created_at: string;
+      event_type: components['schemas']['AuditEventType'];
+      payload: components['schemas']['AuditReceiptPayload'];
+    };
+    AuditReceiptPayload: {
+      /** @enum {number} */
+      v: 1;
+      /** @enum {string} */
+      type: 'audit_receipt';
+      org_id: string;
+      org_seq: number;
+      parent_hash: string;
+      /** Format: date-time */
+      minted_at: string;
+      actor: components['schemas']['AuditActor'];
+      event: components['schemas']['AuditEvent'];
+    };
     AuditResponse: {
       checks: components['schemas']['Check'][];
       verdict?: components['schemas']['Verdict'];
       needs_grading: boolean;
       deterministic: boolean;
+    };
+    AuditShareLinkCreated: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'share_link.created';
+      receipt_id: string;
+      run_id: string;
+    };
+    AuditSignInFailed: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'sign_in.failed';
+      count: number;
+      /** @enum {string} */
+      credential: 'api_key';
+      /** Format: date-time */
+      window_start: string;
+      /** Format: date-time */
+      window_end: string;
+      /** Format: date-time */
+      first_at: string;
+      /** Format: date-time */
+      last_at: string;
+    };
+    AuditSignInSucceeded: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'sign_in.succeeded';
+      user_id: string;
+      email: string;
+      /** @enum {string} */
+      method: 'magic_link' | 'invite';
+    };
+    AuditSigningKeyRotated: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'signing_key.rotated';
+      key_id: string;
+      previous_key_id: string | null;
+    };
+    AuditTribunalRegraded: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'tribunal.regraded';
+      verdict_id: string;
+      reason: string;
+      before: {
+        /** @enum {string} */
+        status: 'complete' | 'failed';
+      };
+      after: {
+        /** @enum {string} */
+        status: 'queued';
+      };
     };
     AuthRequestBody: {
       email: string;
@@ -1308,6 +1713,11 @@ export interface components {
     };
     /** @enum {string} */
     CompareOp: 'eq' | 'ne' | 'lt' | 'lte' | 'gt' | 'gte';
+    ConsistencyProof: {
+      first: number;
+      second: number;
+      hashes: string[];
+    };
     Dataset: {
       dataset_id: string;
       name: string;
@@ -1420,6 +1830,12 @@ export interface components {
     IncidentList: {
       incidents: components['schemas']['Incident'][];
     };
+    InclusionProof: {
+      receipt_id: string;
+      leaf_index: number;
+      tree_size: number;
+      hashes: string[];
+    };
     Invite: {
       id: string;
       email: string;
@@ -1448,6 +1864,9 @@ export interface components {
     InviteList: {
       invites: components['schemas']['Invite'][];
       next: string | null;
+    };
+    KeysDocument: {
+      keys: components['schemas']['PublishedKey'][];
     };
     LedgerEntry: {
       receipt_id: string;
@@ -1555,14 +1974,17 @@ export interface components {
       projects: components['schemas']['Project'][];
       next: string | null;
     };
-    PublicReceipt: {
-      receipt_id: string;
-      org_seq: number;
-      receipt_sha256: string;
-      payload: {
-        [key: string]: unknown;
-      };
-      verified: boolean;
+    PublishedKey: {
+      key_id: string;
+      key_name: string;
+      /** @enum {string} */
+      algorithm: 'ed25519';
+      public_key: string;
+      vkey: string;
+      /** Format: date-time */
+      not_before: string;
+      /** Format: date-time */
+      not_after: string | null;
     };
     Receipt: {
       receipt_id: string;
@@ -1744,6 +2166,23 @@ export interface components {
     };
     /** @enum {string} */
     Severity: 'honey' | 'jelly' | 'propolis';
+    SharedReceipt: {
+      receipt_id: string;
+      org_seq: number;
+      receipt_sha256: string;
+      payload: {
+        [key: string]: unknown;
+      };
+      verified: boolean;
+      checkpoint: components['schemas']['SignedCheckpoint'];
+      inclusion_proof: components['schemas']['InclusionProof'];
+    };
+    SignedCheckpoint: {
+      checkpoint: string;
+      tree_size: number;
+      root_hash: string;
+      key_id: string;
+    };
     Submission: {
       run_id: string;
       sha256: string;
@@ -2957,6 +3396,182 @@ export interface operations {
       };
       /** @description Not found (or it belongs to another organization) */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Server error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getOrgAudit: {
+    parameters: {
+      query?: {
+        /** @description plain decimal digits: no sign, leading zero, space, exponent or fraction */
+        after?: string;
+        /** @description plain decimal digits: no sign, leading zero, space, exponent or fraction */
+        after_seq?: string;
+        /** @description plain decimal digits: no sign, leading zero, space, exponent or fraction */
+        limit?: number;
+        type?: components['schemas']['AuditEventType'];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuditList'];
+        };
+      };
+      /** @description Bad input: malformed JSON, or a field that is missing, mistyped or not allowed */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Authenticated but not allowed */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Server error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getOrgAuditExport: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One JSON document per line */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/x-ndjson': string;
+        };
+      };
+      /** @description Bad input: malformed JSON, or a field that is missing, mistyped or not allowed */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Authenticated but not allowed */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Server error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getOrgAuditCheckpoint: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SignedCheckpoint'];
+        };
+      };
+      /** @description Bad input: malformed JSON, or a field that is missing, mistyped or not allowed */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Authenticated but not allowed */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -4906,6 +5521,203 @@ export interface operations {
       };
     };
   };
+  getWellKnownRunledgerKeysJson: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['KeysDocument'];
+        };
+      };
+      /** @description Bad input: malformed JSON, or a field that is missing, mistyped or not allowed */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Server error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getLedgerCheckpoint: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SignedCheckpoint'];
+        };
+      };
+      /** @description Bad input: malformed JSON, or a field that is missing, mistyped or not allowed */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Server error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getLedgerProofInclusion: {
+    parameters: {
+      query: {
+        receipt_id: string;
+        /** @description plain decimal digits: no sign, leading zero, space, exponent or fraction */
+        tree_size?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InclusionProof'];
+        };
+      };
+      /** @description Bad input: malformed JSON, or a field that is missing, mistyped or not allowed */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found (or it belongs to another organization) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Server error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getLedgerProofConsistency: {
+    parameters: {
+      query: {
+        /** @description plain decimal digits: no sign, leading zero, space, exponent or fraction */
+        first: string;
+        /** @description plain decimal digits: no sign, leading zero, space, exponent or fraction */
+        second: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ConsistencyProof'];
+        };
+      };
+      /** @description Bad input: malformed JSON, or a field that is missing, mistyped or not allowed */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Server error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   getShareByShareToken: {
     parameters: {
       query?: never;
@@ -4923,7 +5735,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['PublicReceipt'];
+          'application/json': components['schemas']['SharedReceipt'];
           'text/html': string;
         };
       };

@@ -1,5 +1,6 @@
 import { conflict, notFound } from '../errors.js';
 import { actorId, requireOwner } from '../identity/guards.js';
+import { auditActor, recordAudit } from '../audit-receipts/record.js';
 import { nowIso } from '../time.js';
 import { newId } from '../ids.js';
 import { encodeCursor, pageQuery } from '../paging.js';
@@ -134,6 +135,20 @@ export function flightSheetUseCases(deps: Deps): FlightSheetUseCases {
           );
         }
         await tx.flightSheets.insert(record);
+        await recordAudit(
+          tx,
+          owner.orgId,
+          auditActor(owner),
+          {
+            type: 'flight_sheet.published',
+            flight_sheet_id: record.id,
+            slug: content.slug,
+            version: content.version,
+            sha256: record.sha256,
+            before: { version: latest?.content.version ?? null },
+          },
+          clock.now(),
+        );
       });
       return toFlightSheet(record);
     },

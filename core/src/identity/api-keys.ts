@@ -6,10 +6,10 @@ import type { Deps } from '../deps.js';
 import type { ApiKeyUseCases } from './api.js';
 import type { Page } from '../paging.js';
 import { requireOwner } from './guards.js';
-import { nowIso } from '../time.js';
 import { newId } from '../ids.js';
 import { pageQuery, toPaged } from '../paging.js';
 import { newApiKey } from '../secrets/index.js';
+import { auditActor, recordAudit } from '../audit-receipts/record.js';
 
 export function toApiKey(k: ApiKeyRecord): ApiKey {
   return {
@@ -37,18 +37,28 @@ export function apiKeyUseCases(deps: Deps): ApiKeyUseCases {
     async create(actor: Actor, input: ApiKeyCreateBody): Promise<ApiKeyCreated> {
       const owner = requireOwner(actor);
       const { key_id: keyId, key, prefix, secret_hash } = newApiKey(newId('key', random), random);
+      const now = clock.now();
       const record: ApiKeyRecord = {
         key_id: keyId,
         org_id: owner.orgId,
         name: input.name.trim(),
         prefix,
         secret_hash,
-        created_at: nowIso(clock),
+        created_at: now.toISOString(),
         created_by: owner.userId,
         last_used_at: null,
         revoked_at: null,
       };
-      await storage.write((tx) => tx.apiKeys.insert(record));
+      await storage.write(async (tx) => {
+        await tx.apiKeys.insert(record);
+        await recordAudit(
+          tx,
+          owner.orgId,
+          auditActor(owner),
+          { type: 'api_key.created', key_id: keyId, name: record.name, prefix },
+          now,
+        );
+      });
       return {
         key_id: keyId,
         name: record.name,
@@ -61,9 +71,24 @@ export function apiKeyUseCases(deps: Deps): ApiKeyUseCases {
     async revoke(actor: Actor, keyId: string) {
       const owner = requireOwner(actor);
       await storage.write(async (tx) => {
-        if (!(await tx.apiKeys.get(owner.orgId, keyId))) throw notFound('API key');
-        // Revoking twice is harmless: the first revocation time is kept.
-        await tx.apiKeys.revoke(owner.orgId, keyId, nowIso(clock));
+        const key = await tx.apiKeys.get(owner.orgId, keyId);
+        if (!key) throw notFound('API key');
+        const now = clock.now();
+        // Revoking twice is harmless: the first revocation time is kept, and only it is audited.
+        if (!(await tx.apiKeys.revoke(owner.orgId, keyId, now.toISOString()))) return;
+        await recordAudit(
+          tx,
+          owner.orgId,
+          auditActor(owner),
+          {
+            type: 'api_key.revoked',
+            key_id: keyId,
+            name: key.name,
+            before: { revoked_at: null },
+            after: { revoked_at: now.toISOString() },
+          },
+          now,
+        );
       });
     },
   };

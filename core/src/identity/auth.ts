@@ -1,6 +1,12 @@
 import { conflict, unauthenticated } from '../errors.js';
 import { lockKeys } from '../ports/lock-keys.js';
-import type { Repositories, UserRecord } from '../ports/storage.js';
+import type {
+  ApiKeyRecord,
+  LinkRecord,
+  Repositories,
+  UserRecord,
+  WriteTransaction,
+} from '../ports/storage.js';
 import type { Role } from '../schemas/enums.js';
 import type { AuthRequestResult, Principal } from '../schemas/identity.js';
 import type { Actor } from '../actor.js';
@@ -10,6 +16,7 @@ import { normalizeEmail } from './email.js';
 import { addMs, nowIso } from '../time.js';
 import { newId } from '../ids.js';
 import { constantTimeEqual, hashSecret, newSecret, parseApiKey } from '../secrets/index.js';
+import { recordAudit, recordSignInFailure } from '../audit-receipts/record.js';
 
 const LAST_USED_RESOLUTION_MS = 60_000;
 
@@ -19,18 +26,66 @@ export function authUseCases(deps: Deps): AuthUseCases {
   const { storage, clock, random, mailer, config } = deps;
 
   /** A user's sign-in: the user (created if new), then their org, an invite's org, or a new org. */
-  async function signInEmail(tx: Repositories, email: string, now: string): Promise<SignIn> {
+  async function signInEmail(tx: WriteTransaction, email: string, at: Date): Promise<SignIn> {
+    const now = at.toISOString();
     const user = await findOrCreateUser(tx, email, now);
     const membership = await tx.memberships.byUser(user.id);
-    if (membership) return signInOf(tx, user, membership.org_id, membership.role);
-
+    if (membership) {
+      return audited(
+        tx,
+        await signInOf(tx, user, membership.org_id, membership.role),
+        'magic_link',
+        at,
+      );
+    }
     const invite = await tx.links.pendingInviteFor(email, now);
     if (invite && invite.org_id && invite.role && (await tx.links.markUsed(invite.id, now))) {
-      return join(tx, user, invite.org_id, invite.role, now);
+      const signIn = await join(tx, user, invite.org_id, invite.role, now);
+      await recordInviteAccepted(tx, invite, signIn, at);
+      return audited(tx, signIn, 'magic_link', at);
     }
     const org = { id: newId('org', random), name: `${email}'s organization`, created_at: now };
     await tx.orgs.insert(org);
-    return join(tx, user, org.id, 'owner', now);
+    // The new organization's first audit receipt is its owner's first sign-in.
+    return audited(tx, await join(tx, user, org.id, 'owner', now), 'magic_link', at);
+  }
+
+  /** Records a successful sign-in in the org's audit chain, in the sign-in's transaction. */
+  async function audited(
+    tx: WriteTransaction,
+    signIn: SignIn,
+    method: 'magic_link' | 'invite',
+    at: Date,
+  ): Promise<SignIn> {
+    await recordAudit(
+      tx,
+      signIn.org.id,
+      { kind: 'user', id: signIn.user.id },
+      { type: 'sign_in.succeeded', user_id: signIn.user.id, email: signIn.user.email, method },
+      at,
+    );
+    return signIn;
+  }
+
+  async function recordInviteAccepted(
+    tx: WriteTransaction,
+    invite: LinkRecord,
+    signIn: SignIn,
+    at: Date,
+  ) {
+    await recordAudit(
+      tx,
+      signIn.org.id,
+      { kind: 'user', id: signIn.user.id },
+      {
+        type: 'invite.accepted',
+        invite_id: invite.id,
+        email: invite.email,
+        role: invite.role ?? 'member',
+        user_id: signIn.user.id,
+      },
+      at,
+    );
   }
 
   async function findOrCreateUser(tx: Repositories, email: string, now: string) {
@@ -50,6 +105,25 @@ export function authUseCases(deps: Deps): AuthUseCases {
     const org = await tx.orgs.byId(orgId);
     if (!org) throw unauthenticated();
     return { user: { id: user.id, email: user.email }, org: { id: org.id, name: org.name }, role };
+  }
+
+  /**
+   * The first use of a key is audited once: under the audit chain lock the key is read again, so
+   * of two first uses at once the second finds it used.
+   */
+  async function firstUse(tx: WriteTransaction, key: ApiKeyRecord, now: Date) {
+    const keyId = key.key_id;
+    await tx.lock(lockKeys.auditChain(key.org_id));
+    const fresh = await tx.apiKeys.byId(keyId);
+    if (!fresh || fresh.last_used_at !== null) return;
+    await tx.apiKeys.touch(keyId, now.toISOString());
+    await recordAudit(
+      tx,
+      key.org_id,
+      { kind: 'api_key', id: keyId },
+      { type: 'api_key.first_used', key_id: keyId, name: key.name, created_by: key.created_by },
+      now,
+    );
   }
 
   function tokenHashOf(token: string): string {
@@ -95,18 +169,19 @@ export function authUseCases(deps: Deps): AuthUseCases {
     async verifyLink(token: string): Promise<SignIn> {
       const hash = tokenHashOf(token);
       return storage.write(async (tx) => {
-        const now = nowIso(clock);
-        const link = await tx.links.consume(hash, 'sign_in', now);
+        const at = clock.now();
+        const link = await tx.links.consume(hash, 'sign_in', at.toISOString());
         if (!link) throw unauthenticated('invalid or expired token');
         await tx.lock(lockKeys.user(link.email));
-        return signInEmail(tx, link.email, now);
+        return signInEmail(tx, link.email, at);
       });
     },
 
     async acceptInvite(token: string): Promise<SignIn> {
       const hash = tokenHashOf(token);
       return storage.write(async (tx) => {
-        const now = nowIso(clock);
+        const at = clock.now();
+        const now = at.toISOString();
         const invite = await tx.links.consume(hash, 'invite', now);
         if (!invite || !invite.org_id || !invite.role) {
           throw unauthenticated('invalid or expired invite');
@@ -118,8 +193,11 @@ export function authUseCases(deps: Deps): AuthUseCases {
           // The throw rolls the consumption back: the invite stays usable.
           throw conflict('this user already belongs to another organization');
         }
-        if (membership) return signInOf(tx, user, membership.org_id, membership.role);
-        return join(tx, user, invite.org_id, invite.role, now);
+        const signIn = membership
+          ? await signInOf(tx, user, membership.org_id, membership.role)
+          : await join(tx, user, invite.org_id, invite.role, now);
+        await recordInviteAccepted(tx, invite, signIn, at);
+        return audited(tx, signIn, 'invite', at);
       });
     },
 
@@ -135,20 +213,26 @@ export function authUseCases(deps: Deps): AuthUseCases {
       const parsed = parseApiKey(plaintext);
       if (parsed === null) throw unauthenticated('invalid API key');
       const { key_id: keyId, secret } = parsed;
-      return storage.write(async (tx) => {
+      const actor = await storage.write(async (tx): Promise<Actor | null> => {
         const key = await tx.apiKeys.byId(keyId);
-        if (!key || key.revoked_at !== null) throw unauthenticated('invalid API key');
-        if (!constantTimeEqual(hashSecret(secret), key.secret_hash)) {
-          throw unauthenticated('invalid API key');
-        }
-        // last_used_at is kept to the minute, so a burst of automation calls is not a burst of writes.
+        if (!key) return null;
         const now = clock.now();
-        const last = key.last_used_at === null ? null : Date.parse(key.last_used_at);
-        if (last === null || now.getTime() - last >= LAST_USED_RESOLUTION_MS) {
+        if (key.revoked_at !== null || !constantTimeEqual(hashSecret(secret), key.secret_hash)) {
+          // A known key presented wrongly counts against its organization, aggregated per window
+          // (docs/audit.md, "Failed sign-ins"); it commits although the caller gets a 401.
+          await recordSignInFailure(tx, key.org_id, now);
+          return null;
+        }
+        if (key.last_used_at === null) {
+          await firstUse(tx, key, now);
+        } else if (now.getTime() - Date.parse(key.last_used_at) >= LAST_USED_RESOLUTION_MS) {
+          // last_used_at is kept to the minute, so a burst of automation calls is not a burst of writes.
           await tx.apiKeys.touch(keyId, now.toISOString());
         }
         return { kind: 'api_key', keyId, orgId: key.org_id, role: 'member' };
       });
+      if (actor === null) throw unauthenticated('invalid API key');
+      return actor;
     },
 
     async me(actor: Actor): Promise<Principal> {

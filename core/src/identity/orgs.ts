@@ -9,10 +9,11 @@ import type { OrgUseCases } from './api.js';
 import type { Page } from '../paging.js';
 import { normalizeEmail } from './email.js';
 import { requireOwner } from './guards.js';
-import { addMs, nowIso } from '../time.js';
+import { addMs } from '../time.js';
 import { newId } from '../ids.js';
 import { pageQuery, toPaged } from '../paging.js';
 import { hashSecret, newSecret } from '../secrets/index.js';
+import { auditActor, recordAudit } from '../audit-receipts/record.js';
 
 export function toMember(m: MemberRecord): Member {
   return { user_id: m.user_id, email: m.email, role: m.role, joined_at: m.created_at };
@@ -56,7 +57,8 @@ export function orgUseCases(deps: Deps): OrgUseCases {
         const user = await tx.users.byEmail(email);
         const membership = user ? await tx.memberships.byUser(user.id) : null;
         if (membership?.org_id === owner.orgId) throw conflict('already a member');
-        const now = nowIso(clock);
+        const at = clock.now();
+        const now = at.toISOString();
         const invite: LinkRecord = {
           id: newId('inv', random),
           purpose: 'invite',
@@ -71,6 +73,19 @@ export function orgUseCases(deps: Deps): OrgUseCases {
           revoked_at: null,
         };
         await tx.links.insert(invite);
+        await recordAudit(
+          tx,
+          owner.orgId,
+          auditActor(owner),
+          {
+            type: 'invite.created',
+            invite_id: invite.id,
+            email,
+            role: input.role,
+            expires_at: invite.expires_at,
+          },
+          at,
+        );
         return invite;
       });
       const created: InviteCreated = {
@@ -103,8 +118,21 @@ export function orgUseCases(deps: Deps): OrgUseCases {
         const invite = await tx.links.getInvite(owner.orgId, inviteId);
         if (!invite) throw notFound('invite');
         if (invite.used_at !== null) throw conflict('the invite was already accepted');
-        // Revoking twice is harmless: the second call changes nothing.
-        await tx.links.revokeInvite(owner.orgId, inviteId, nowIso(clock));
+        const now = clock.now();
+        // Revoking twice is harmless: the second call changes nothing and writes no receipt.
+        if (!(await tx.links.revokeInvite(owner.orgId, inviteId, now.toISOString()))) return;
+        await recordAudit(
+          tx,
+          owner.orgId,
+          auditActor(owner),
+          {
+            type: 'invite.revoked',
+            invite_id: invite.id,
+            email: invite.email,
+            role: invite.role ?? 'member',
+          },
+          now,
+        );
       });
     },
 
@@ -121,6 +149,22 @@ export function orgUseCases(deps: Deps): OrgUseCases {
           }
         }
         await tx.memberships.updateRole(owner.orgId, userId, role);
+        // Setting the role a member already has changes nothing and writes no receipt.
+        if (member.role !== role) {
+          await recordAudit(
+            tx,
+            owner.orgId,
+            auditActor(owner),
+            {
+              type: 'member.role_changed',
+              user_id: userId,
+              email: member.email,
+              before: { role: member.role },
+              after: { role },
+            },
+            clock.now(),
+          );
+        }
         return toMember({ ...member, role });
       });
     },
@@ -135,6 +179,18 @@ export function orgUseCases(deps: Deps): OrgUseCases {
           throw conflict('the last owner cannot be removed');
         }
         await tx.memberships.remove(owner.orgId, userId);
+        await recordAudit(
+          tx,
+          owner.orgId,
+          auditActor(owner),
+          {
+            type: 'member.removed',
+            user_id: userId,
+            email: member.email,
+            before: { role: member.role },
+          },
+          clock.now(),
+        );
       });
     },
   };

@@ -1,4 +1,5 @@
 import { actorId } from '../identity/guards.js';
+import { auditActor, recordAudit } from '../audit-receipts/record.js';
 import { nowIso } from '../time.js';
 import { newId } from '../ids.js';
 import type { IncidentRecord } from '../ports/incident-storage.js';
@@ -50,6 +51,19 @@ export function incidentUseCases({ storage, clock, random }: Deps): IncidentUseC
           created_at: nowIso(clock),
         };
         await tx.incidents.insert(incident);
+        await recordAudit(
+          tx,
+          actor.orgId,
+          auditActor(actor),
+          {
+            type: 'incident.opened',
+            incident_id: incident.id,
+            run_id: run.id,
+            kind: incident.kind,
+            rule_key: incident.rule_key,
+          },
+          new Date(incident.created_at),
+        );
         return toIncident(incident);
       });
     },

@@ -6,7 +6,6 @@ import {
   type ChainError,
 } from '@runledger/verify';
 import { invalidInput } from '../errors.js';
-import { nowIso } from '../time.js';
 import { pageQuery } from '../paging.js';
 import type { ChainHead } from '../ports/run-storage.js';
 import { toReceipt } from '../runs/views.js';
@@ -15,15 +14,16 @@ import type { LedgerVerifyError } from '../schemas/ledger.js';
 import type { Actor } from '../actor.js';
 import type { Deps } from '../deps.js';
 import type { LedgerUseCases } from './api.js';
-
-/** Rows per read transaction while verifying or exporting: short transactions, bounded memory. */
-export const LEDGER_CHUNK = 500;
+import { chainChunks } from './chunks.js';
+import { ledgerProofUseCases } from './proofs.js';
+import { signedCheckpoint } from '../checkpoints/checkpoint.js';
+import { LEDGER_LOG } from '../checkpoints/tree.js';
 
 /** The page size rules of every list (default 50, at most 200), from the shared paging helper. */
-const limitOf = (limit: number | undefined) =>
+export const limitOf = (limit: number | undefined) =>
   pageQuery(limit === undefined ? {} : { limit }).limit;
 
-function seqOf(name: string, value: number | undefined, fallback: number): number {
+export function seqOf(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (!Number.isSafeInteger(value) || value < 0) throw invalidInput(`${name} must be an org_seq`);
   return value;
@@ -41,23 +41,17 @@ function toLedgerError(e: ChainError): LedgerVerifyError {
 }
 
 export function ledgerUseCases(deps: Deps): LedgerUseCases {
-  const { storage, clock, config } = deps;
+  const { storage, clock, config, checkpointSigner } = deps;
 
   /** Reads the rows of the org up to `head` chunk by chunk, each chunk in its own short transaction. */
-  async function* chunks(orgId: string, head: ChainHead) {
-    let after = -1;
-    for (;;) {
-      const rows = await storage.read((tx) =>
-        tx.receipts.chunk(orgId, after, head.org_seq, LEDGER_CHUNK),
-      );
-      const last = rows.at(-1);
-      if (last === undefined) return;
-      yield rows;
-      after = last.org_seq;
-    }
-  }
+  const chunks = (orgId: string, head: ChainHead) =>
+    chainChunks(storage, head, (tx, after, upto, limit) =>
+      tx.receipts.chunk(orgId, after, upto, limit),
+    );
 
   return {
+    ...ledgerProofUseCases(deps),
+
     async list(actor, query) {
       const limit = limitOf(query.limit);
       const after = seqOf('after_seq', query.after_seq, -1);
@@ -90,16 +84,27 @@ export function ledgerUseCases(deps: Deps): LedgerUseCases {
     },
 
     async *export(actor: Actor) {
-      const { head, count } = await storage.read(async (tx) => {
+      const now = clock.now();
+      // The checkpoint is read in the snapshot of the head, so it signs exactly the exported receipts.
+      const { head, count, checkpoint } = await storage.read(async (tx) => {
         const h = await tx.receipts.head(actor.orgId);
-        return { head: h, count: h === null ? 0 : await tx.receipts.count(actor.orgId, h.org_seq) };
+        const n = h === null ? 0 : await tx.receipts.count(actor.orgId, h.org_seq);
+        const signed = await signedCheckpoint(
+          tx,
+          { signer: checkpointSigner, publicBaseUrl: config.publicBaseUrl, now },
+          actor.orgId,
+          LEDGER_LOG,
+          n,
+        );
+        return { head: h, count: n, checkpoint: signed.checkpoint };
       });
       yield formatExportHeader({
         org_id: actor.orgId,
-        exported_at: nowIso(clock),
+        exported_at: now.toISOString(),
         count,
         head_sha256: head?.receipt_sha256 ?? GENESIS_PARENT,
         receipt_prefix: config.receiptPrefix,
+        checkpoint,
       });
       if (head === null) return;
       for await (const rows of chunks(actor.orgId, head)) {

@@ -9,6 +9,11 @@ export const lockKeys = {
   runMint: (runId: string) => `run-mint:${runId}`,
   /** The organization's receipt chain head: one minter appends after it at a time, so no fork. */
   chain: (orgId: string) => `chain:${orgId}`,
+  /**
+   * A Merkle log of the organization other than `ledger` (whose appends hold `chain` already):
+   * one appender at a time, so leaves take consecutive indexes (core/src/checkpoints/tree.ts).
+   */
+  merkleLog: (orgId: string, log: string) => `merkle-log:${orgId}:${log}`,
   /** The organization's owner count: demoting or removing an owner never leaves zero. */
   owners: (orgId: string) => `owners:${orgId}`,
   /** A user's e-mail: two sign-ins of one new address create one user. */
@@ -23,4 +28,10 @@ export const lockKeys = {
   routerMember: (memberId: string) => `router-member:${memberId}`,
   /** A payment webhook event id: one delivery takes effect, the others find it recorded. */
   webhook: (eventId: string) => `webhook:${eventId}`,
+  /**
+   * The organization's audit chain head, its `audit` Merkle tree and its failed sign-in counters:
+   * one audit receipt (and its leaf) is appended at a time. Taken last in any transaction, after
+   * every other key (so the audit tree is ordered by this key, not by `merkleLog`).
+   */
+  auditChain: (orgId: string) => `audit-chain:${orgId}`,
 } as const;

@@ -180,4 +180,8 @@ export interface ReceiptsRepository {
   recent(orgId: string, beforeSeq: number | null, limit: number): Promise<ReceiptRecord[]>;
   /** How many receipts the org has with org_seq <= uptoSeq. */
   count(orgId: string, uptoSeq: number): Promise<number>;
+  /** One receipt of the org by its id, or null (another organization's receipt is null too). */
+  byId(orgId: string, receiptId: string): Promise<ReceiptRecord | null>;
+  /** Every organization with receipts and its receipt count (max org_seq + 1), for the tree backfill. */
+  counts(): Promise<{ org_id: string; count: number }[]>;
 }

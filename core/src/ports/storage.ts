@@ -10,6 +10,8 @@ import type {
   WorkersRepository,
 } from './router-storage.js';
 import type { IncidentsRepository } from './incident-storage.js';
+import type { MerkleStorage } from './merkle-storage.js';
+import type { AuditReceiptsRepository, SignInFailuresRepository } from './audit-storage.js';
 import type { OperationsRepository, RateLimitsRepository } from './operations-storage.js';
 import type {
   ChecksRepository,
@@ -24,6 +26,8 @@ import type { TribunalTasksRepository, TribunalVerdictsRepository } from './trib
 export type * from './run-storage.js';
 export type * from './tribunal-storage.js';
 export type * from './incident-storage.js';
+export type * from './merkle-storage.js';
+export type * from './audit-storage.js';
 export type * from './operations-storage.js';
 
 /**
@@ -83,6 +87,10 @@ export interface Repositories {
   tribunalVerdicts: TribunalVerdictsRepository;
   tribunalTasks: TribunalTasksRepository;
   incidents: IncidentsRepository;
+  /** The Merkle trees of every (organization, log): see merkle-storage.ts. */
+  merkle: MerkleStorage;
+  auditReceipts: AuditReceiptsRepository;
+  signInFailures: SignInFailuresRepository;
   rateLimits: RateLimitsRepository;
   operations: OperationsRepository;
 }

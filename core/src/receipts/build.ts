@@ -3,6 +3,7 @@ import { RunledgerError, conflict, invalidInput } from '../errors.js';
 import type { ChainHead } from '../ports/run-storage.js';
 import type { CheckStatus } from '../schemas/enums.js';
 import { RunReceiptPayload } from './payload.js';
+import type { z } from 'zod';
 
 /** The newest receipt of an organization: all minting needs to know about the chain. */
 type Timestamp = Date | string;
@@ -71,6 +72,19 @@ export function nextLink(head: ChainHead | null): { org_seq: number; parent_hash
   return { org_seq: head.org_seq + 1, parent_hash: head.receipt_sha256 };
 }
 
+/** A payload draft parsed by its schema; an invalid one is invalid_input naming the first issue. */
+export function validPayload<S extends z.ZodType>(schema: S, draft: unknown, what: string) {
+  const parsed = schema.safeParse(draft);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue ? `${issue.path.join('.')}: ${issue.message}` : 'unknown';
+    throw new RunledgerError('invalid_input', `${what} payload is invalid at ${where}`, {
+      cause: parsed.error,
+    });
+  }
+  return parsed.data;
+}
+
 /**
  * Builds, validates and hashes the payload of a run receipt (docs/design.md#receipts-and-the-chain). Pure: the
  * caller reads the head and inserts the result in one transaction, under UNIQUE(org_id, org_seq).
@@ -127,22 +141,22 @@ export function buildReceipt(input: ReceiptInput): BuiltReceipt {
     },
   };
 
-  const parsed = RunReceiptPayload.safeParse(draft);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue ? `${issue.path.join('.')}: ${issue.message}` : 'unknown';
-    throw new RunledgerError('invalid_input', `receipt payload is invalid at ${where}`, {
-      cause: parsed.error,
-    });
-  }
-  const payload_text = canonicalJson(parsed.data);
+  return sealed(validPayload(RunReceiptPayload, draft, 'receipt'), input.prefix);
+}
+
+/** A validated payload with its canonical text, hash and id: what storage inserts. */
+export function sealed<P extends { org_seq: number; parent_hash: string }>(
+  payload: P,
+  prefix: string,
+) {
+  const payload_text = canonicalJson(payload);
   const receipt_sha256 = sha256Hex(payload_text);
   return {
-    payload: parsed.data,
+    payload,
     payload_text,
     receipt_sha256,
-    receipt_id: receiptId(input.prefix, org_seq, receipt_sha256),
-    org_seq,
-    parent_hash,
+    receipt_id: receiptId(prefix, payload.org_seq, receipt_sha256),
+    org_seq: payload.org_seq,
+    parent_hash: payload.parent_hash,
   };
 }

@@ -1,4 +1,6 @@
 import { notFound } from '../errors.js';
+import { receiptLeaf } from '@runledger/verify';
+import { LEDGER_LOG, appendLeaf } from '../checkpoints/tree.js';
 import { nowIso } from '../time.js';
 import { buildReceipt } from '../receipts/build.js';
 import { lockKeys } from '../ports/lock-keys.js';
@@ -9,13 +11,15 @@ import type { RunUseCases } from './api.js';
 import { assertCanMint } from './lifecycle.js';
 import { updateRun } from './update-run.js';
 import { toReceipt } from './views.js';
+import { auditActor, recordAudit } from '../audit-receipts/record.js';
 
 /**
  * Mints the receipt of an approved run in one transaction: under the run's and the chain's locks,
  * read together the run, its submission, evidence and checks and the org head (one indexed row);
  * build and hash the payload; then together insert under UNIQUE(org_id, org_seq) and
  * UNIQUE(run_id) and mark the run receipted. Two round trips of statements whatever the chain's
- * length. A receipted run answers with its existing receipt.
+ * length; the receipt's leaf joins the org's Merkle tree in the same transaction (O(log n)
+ * nodes) and its share link is audited. A receipted run answers with its existing receipt.
  */
 export function runMintUseCase(deps: Deps): Pick<RunUseCases, 'mintReceipt'> {
   const { storage, clock, random, config } = deps;
@@ -44,6 +48,7 @@ export function runMintUseCase(deps: Deps): Pick<RunUseCases, 'mintReceipt'> {
         if (!submission || !run.verdict || !run.approval) {
           throw new Error('an approved run lacks its submission, verdict or approval');
         }
+        const now = clock.now();
         const minted = buildReceipt({
           head,
           orgId: actor.orgId,
@@ -60,7 +65,7 @@ export function runMintUseCase(deps: Deps): Pick<RunUseCases, 'mintReceipt'> {
           checks,
           verdict: run.verdict,
           approval: run.approval,
-          now: clock.now(),
+          now,
         });
         const record: ReceiptRecord = {
           receipt_id: minted.receipt_id,
@@ -73,11 +78,26 @@ export function runMintUseCase(deps: Deps): Pick<RunUseCases, 'mintReceipt'> {
           share_token: shareToken(random),
           created_at: minted.payload.minted_at,
         };
-        // The two writes go out together too; the transaction waits for both before it ends.
-        await Promise.all([
+        // The writes go out together; the transaction waits for all of them before it ends. The tree
+        // grows in the same transaction and under the same chain lock: leaf i is org_seq i.
+        const [, tree] = await Promise.all([
           tx.receipts.insert(record),
+          appendLeaf(tx, actor.orgId, LEDGER_LOG, receiptLeaf(record.receipt_sha256)),
           updateRun(tx, run, { state: 'receipted', updated_at: nowIso(clock) }),
         ]);
+        if (tree.size !== record.org_seq + 1) {
+          throw new Error(
+            `the ledger tree of ${actor.orgId} has ${tree.size - 1} leaves before org_seq ${record.org_seq}: backfillLedgerTrees has not run`,
+          );
+        }
+        // The receipt's share link is created with it: audited by receipt, never by its token.
+        await recordAudit(
+          tx,
+          actor.orgId,
+          auditActor(actor),
+          { type: 'share_link.created', receipt_id: record.receipt_id, run_id: run.id },
+          now,
+        );
         return { record, created: true };
       });
       return { receipt: toReceipt(record, config.publicBaseUrl), created };

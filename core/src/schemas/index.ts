@@ -12,3 +12,5 @@ export * from './identity.js';
 export * from './router.js';
 export * from './run.js';
 export * from './tribunal.js';
+export * from './checkpoint.js';
+export * from './audit-receipt.js';

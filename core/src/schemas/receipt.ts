@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { InclusionProof, SignedCheckpoint } from './checkpoint.js';
 import { Sha256Hex, Timestamp } from './common.js';
 
 const OrgSeq = z.int().min(0);
@@ -23,5 +24,16 @@ export const PublicReceipt = z.object({
   verified: z.boolean(),
 });
 
+/**
+ * What `GET /share/{token}` answers in JSON: the public receipt with the organization's signed
+ * checkpoint when it was read and the receipt's audit path in that checkpoint's tree, so
+ * `runledger-verify receipt` checks it offline, without the export (docs/checkpoints.md).
+ */
+export const SharedReceipt = PublicReceipt.extend({
+  checkpoint: SignedCheckpoint,
+  inclusion_proof: InclusionProof,
+});
+
 export type Receipt = z.infer<typeof Receipt>;
 export type PublicReceipt = z.infer<typeof PublicReceipt>;
+export type SharedReceipt = z.infer<typeof SharedReceipt>;

@@ -1,4 +1,5 @@
-import type { PublicReceipt } from '../schemas/receipt.js';
+import type { InclusionProof, SignedCheckpoint } from '../schemas/checkpoint.js';
+import type { PublicReceipt, SharedReceipt } from '../schemas/receipt.js';
 
 /** One finding of the receipt's verification: the verifier's code and its sentence. */
 export interface ShareFailure {
@@ -28,10 +29,13 @@ export interface ShareView {
   base_url: string;
   /** When `verified` was computed (the server clock), and every check that failed (empty when verified). */
   verification: { checked_at: string; failures: ShareFailure[] };
+  /** The org's signed checkpoint and the receipt's audit path (the share use case always sets them). */
+  checkpoint?: SignedCheckpoint;
+  inclusion_proof?: InclusionProof;
 }
 
 export interface ShareUseCases {
   /** No credential: the token is the capability. `verified` is recomputed on every read. */
-  get(token: string): Promise<PublicReceipt>;
+  get(token: string): Promise<SharedReceipt>;
   view(token: string): Promise<ShareView>;
 }

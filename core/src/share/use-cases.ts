@@ -1,4 +1,6 @@
 import { verifyReceipt } from '@runledger/verify';
+import { receiptInclusionProof, signedCheckpoint } from '../checkpoints/checkpoint.js';
+import { LEDGER_LOG } from '../checkpoints/tree.js';
 import { notFound } from '../errors.js';
 import type { ReceiptRecord } from '../ports/storage.js';
 import { pdfUrl, shareUrl } from '../receipts/share.js';
@@ -55,13 +57,44 @@ function stringAt(payload: Record<string, unknown>, parent: string, key: string)
 }
 
 export function shareUseCases(deps: Deps): ShareUseCases {
-  const { storage, config } = deps;
+  const { storage, config, clock, checkpointSigner } = deps;
 
-  async function read(token: string) {
+  /**
+   * The row, its org, the org's checkpoint with the receipt's path and, for the page, the names it
+   * shows: all in one snapshot.
+   */
+  async function read(token: string, withNames: boolean) {
     if (!TOKEN.test(token)) throw notFound('receipt');
+    const now = clock.now();
     const found = await storage.read(async (tx) => {
       const row = await tx.receipts.byShareToken(token);
-      return row ? { row, org: await tx.orgs.byId(row.org_id) } : null;
+      if (!row) return null;
+      const context = { signer: checkpointSigner, publicBaseUrl: config.publicBaseUrl, now };
+      const checkpoint = await signedCheckpoint(tx, context, row.org_id, LEDGER_LOG);
+      const inclusion_proof = await receiptInclusionProof(
+        tx,
+        row.org_id,
+        row,
+        checkpoint.tree_size,
+      );
+      const checked = checkReceipt(row, config.receiptPrefix);
+      const org = await tx.orgs.byId(row.org_id);
+      if (!withNames) return { row, checked, checkpoint, inclusion_proof, org, names: null };
+      const payload = checked.receipt.payload;
+      // Names come from this organization's own records only (members, projects), whatever ids a
+      // payload holds: a tampered payload cannot reveal another organization's people.
+      const person = async (id: string | null): Promise<SharePerson | null> =>
+        id === null
+          ? null
+          : { id, email: (await tx.memberships.get(row.org_id, id))?.email ?? null };
+      const projectId = stringAt(payload, 'run', 'project_id');
+      const project = projectId === null ? null : await tx.projects.get(row.org_id, projectId);
+      const names = {
+        project_name: project?.name ?? null,
+        created_by: await person(stringAt(payload, 'run', 'created_by')),
+        approved_by: await person(stringAt(payload, 'approval', 'decided_by')),
+      };
+      return { row, checked, checkpoint, inclusion_proof, org, names };
     });
     if (!found) throw notFound('receipt');
     return found;
@@ -69,44 +102,24 @@ export function shareUseCases(deps: Deps): ShareUseCases {
 
   return {
     async get(token) {
-      return toPublicReceipt((await read(token)).row, config.receiptPrefix);
+      const { checked, checkpoint, inclusion_proof } = await read(token, false);
+      return { ...checked.receipt, checkpoint, inclusion_proof };
     },
     async view(token): Promise<ShareView> {
-      if (!TOKEN.test(token)) throw notFound('receipt');
-      // One read: the row, its organization and the names the page shows, as of the same moment.
-      const found = await storage.read(async (tx) => {
-        const row = await tx.receipts.byShareToken(token);
-        if (!row) return null;
-        const checked = checkReceipt(row, config.receiptPrefix);
-        const payload = checked.receipt.payload;
-        // Names come from this organization's own records only (members, projects), whatever ids a
-        // payload holds: a tampered payload cannot reveal another organization's people.
-        const person = async (id: string | null): Promise<SharePerson | null> =>
-          id === null
-            ? null
-            : { id, email: (await tx.memberships.get(row.org_id, id))?.email ?? null };
-        const projectId = stringAt(payload, 'run', 'project_id');
-        const project = projectId === null ? null : await tx.projects.get(row.org_id, projectId);
-        return {
-          row,
-          checked,
-          org: await tx.orgs.byId(row.org_id),
-          project_name: project?.name ?? null,
-          created_by: await person(stringAt(payload, 'run', 'created_by')),
-          approved_by: await person(stringAt(payload, 'approval', 'decided_by')),
-        };
-      });
-      if (!found) throw notFound('receipt');
-      const { row, checked, org, ...names } = found;
+      const { row, checked, checkpoint, inclusion_proof, org, names } = await read(token, true);
       return {
         receipt: checked.receipt,
+        checkpoint,
+        inclusion_proof,
         org_name: org?.name ?? row.org_id,
-        ...names,
+        project_name: names?.project_name ?? null,
+        created_by: names?.created_by ?? null,
+        approved_by: names?.approved_by ?? null,
         created_at: row.created_at,
         share_url: shareUrl(config.publicBaseUrl, row.share_token),
         pdf_url: pdfUrl(config.publicBaseUrl, row.share_token),
         base_url: config.publicBaseUrl.replace(/\/+$/, ''),
-        verification: { checked_at: nowIso(deps.clock), failures: checked.failures },
+        verification: { checked_at: nowIso(clock), failures: checked.failures },
       };
     },
   };

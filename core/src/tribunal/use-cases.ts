@@ -4,6 +4,7 @@ import { findFlightSheet } from '../flight-sheets/use-cases.js';
 import { flightSheetContent, flightSheetSha256 } from '../flight-sheets/sha256.js';
 import { validateFlightSheetInput } from '../flight-sheets/validate.js';
 import { actorId, requireOwner } from '../identity/guards.js';
+import { auditActor, recordAudit } from '../audit-receipts/record.js';
 import { nowIso } from '../time.js';
 import { newId } from '../ids.js';
 import type { Repositories } from '../ports/storage.js';
@@ -132,6 +133,19 @@ export function tribunalUseCases(deps: Deps): TribunalUseCases {
         });
         if (!changed) throw conflict('the verdict changed meanwhile; try again');
         await tx.tribunalTasks.insert(newTask(record.verdict_id, at, random));
+        await recordAudit(
+          tx,
+          owner.orgId,
+          auditActor(owner),
+          {
+            type: 'tribunal.regraded',
+            verdict_id: record.verdict_id,
+            reason: input.reason,
+            before: { status: record.status },
+            after: { status: 'queued' },
+          },
+          new Date(at),
+        );
         return { verdict_id: record.verdict_id, status: 'queued' as const };
       });
     },

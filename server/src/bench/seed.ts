@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { testCheckpointSigner } from '@runledger/core/testing';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -68,6 +69,7 @@ export async function seed(
       clock: systemClock(),
       random: cryptoRandom(),
       mailer: consoleMailer(() => undefined),
+      checkpointSigner: testCheckpointSigner(),
     },
     defaultRunledgerConfig,
   );

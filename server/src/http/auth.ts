@@ -63,6 +63,8 @@ export async function authenticate(
     actor = await runledger.auth.resolveUser(claims.sub, claims.org);
   }
 
+  // Named in the security log when the request is refused later on (never the credential itself).
+  if (req.res) req.res.locals.actor_id = actor.kind === 'user' ? actor.userId : actor.keyId;
   if (requirement === 'user' && actor.kind !== 'user') {
     throw new RunledgerError('forbidden', 'this route needs a signed-in person, not an API key');
   }

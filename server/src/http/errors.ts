@@ -1,5 +1,5 @@
 import { RunledgerError, type RunledgerErrorCode } from '@runledger/core';
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { prefersHtml } from './negotiation.js';
 import type { ErrorPage } from './route-spec.js';
@@ -39,6 +39,34 @@ const PARSER_ERRORS: Record<string, { status: number; detail: string }> = {
   'encoding.unsupported': { status: 415, detail: 'unsupported content encoding' },
 };
 
+/** The stable `event` names of the security log (docs/security.md, "Security events"). */
+const SECURITY_EVENTS: Partial<Record<RunledgerErrorCode, string>> = {
+  unauthenticated: 'auth.failed',
+  forbidden: 'authz.denied',
+};
+
+/**
+ * Failed authentication and refused actions as structured warnings a SIEM can match on `event`.
+ * Only our own message, the declared route and ids: never a header, a token or the raw path.
+ */
+function securityEvent(logger: Logger, error: RunledgerError, req: Request, res: Response) {
+  const event = SECURITY_EVENTS[error.code];
+  if (event === undefined) return;
+  const actorId: unknown = res.locals.actor_id;
+  logger.warn(
+    {
+      event,
+      req_id: req.id,
+      method: req.method,
+      route: typeof res.locals.route === 'string' ? res.locals.route : '(unmatched)',
+      ip: req.ip,
+      ...(typeof actorId === 'string' ? { actor_id: actorId } : {}),
+      reason: error.message,
+    },
+    event,
+  );
+}
+
 export const notFoundRoute: RequestHandler = (req, res) => {
   // The path is not echoed: a mistyped share link would hand its token back into caches and logs.
   res.status(404).json({ detail: `no route for ${req.method} here` });
@@ -55,6 +83,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       return;
     }
     if (error instanceof RunledgerError) {
+      securityEvent(logger, error, req, res);
       if (error instanceof RateLimitedError) {
         res.setHeader('Retry-After', String(error.retryAfterSeconds));
       }

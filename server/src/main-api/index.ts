@@ -4,6 +4,7 @@ import type { Readiness } from '../ops/readiness.js';
 
 export { MAIN_API } from './components.js';
 import { apiKeyRoutes } from './api-keys.js';
+import { auditRoutes } from './audit.js';
 import { authRoutes, type AuthRouteDeps } from './auth.js';
 import { decisionRoutes } from './decisions.js';
 import { evidenceRoutes } from './evidence.js';
@@ -11,6 +12,7 @@ import { flightSheetRoutes } from './flight-sheets.js';
 import { gradingRoutes } from './grading.js';
 import { incidentRoutes } from './incidents.js';
 import { internalRoutes, type InternalRouteDeps } from './internal.js';
+import { checkpointRoutes } from './checkpoints.js';
 import { ledgerRoutes } from './ledger.js';
 import { metaRoutes } from './meta.js';
 import { orgRoutes } from './org.js';
@@ -38,6 +40,7 @@ export function allRoutes(deps: RouteDeps): Route[] {
     ...authRoutes(deps),
     ...orgRoutes(deps),
     ...apiKeyRoutes(deps),
+    ...auditRoutes(deps),
     ...projectRoutes(deps),
     ...flightSheetRoutes(deps),
     ...runRoutes(deps),
@@ -47,6 +50,7 @@ export function allRoutes(deps: RouteDeps): Route[] {
     ...decisionRoutes(deps),
     ...incidentRoutes(deps),
     ...ledgerRoutes(deps),
+    ...checkpointRoutes(deps),
     ...shareRoutes(deps),
     ...verifyPageRoutes(),
     ...tribunalRoutes({ runledger: deps.runledger, onEnqueue: deps.tribunal.onEnqueue }),

@@ -1,9 +1,8 @@
-import { Readable } from 'node:stream';
 import type { Runledger } from '@runledger/core';
 import { LedgerList, LedgerVerifyResult, ReceiptsRecent } from '@runledger/core/schemas';
 import { z } from 'zod';
 import { defineRoute, type Route } from '../http/route.js';
-import { streamTo } from '../http/streaming.js';
+import { streamNdjson } from '../http/streaming.js';
 import { Limit } from '../http/paging.js';
 import { SeqParam } from './params.js';
 
@@ -63,28 +62,8 @@ export function ledgerRoutes({ runledger }: { runledger: Runledger }): Route[] {
       status: 200,
       response: undefined,
       raw: { contentType: 'application/x-ndjson', description: 'One JSON document per line' },
-      handler: async ({ actor, res }) => {
-        const lines = runledger.ledger.export(actor)[Symbol.asyncIterator]();
-        // The first line is read before any header is sent, so a failure up front is still a clean error answer.
-        const first = await lines.next();
-        async function* rest(): AsyncGenerator<string> {
-          if (first.done) return;
-          yield `${first.value}\n`;
-          for (let next = await lines.next(); !next.done; next = await lines.next()) {
-            yield `${next.value}\n`;
-          }
-        }
-        res.status(200);
-        res.setHeader('Content-Type', 'application/x-ndjson; charset=utf-8');
-        res.setHeader('Content-Disposition', 'attachment; filename="ledger.ndjson"');
-        res.setHeader('Cache-Control', 'private, no-store');
-        try {
-          await streamTo(Readable.from(rest()), res);
-        } finally {
-          // A client that goes away mid-stream ends the storage read as well.
-          await lines.return?.();
-        }
-      },
+      handler: async ({ actor, res }) =>
+        streamNdjson(res, runledger.ledger.export(actor), 'ledger.ndjson'),
     }),
     defineRoute({
       method: 'get',

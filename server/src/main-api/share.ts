@@ -1,5 +1,5 @@
 import type { Runledger, ShareView } from '@runledger/core';
-import { PublicReceipt } from '@runledger/core/schemas';
+import { SharedReceipt } from '@runledger/core/schemas';
 import { defineRoute, type Route } from '../http/route.js';
 import { safeFilename } from '../http/streaming.js';
 import { SHARE_ERROR_PAGE, SHARE_PAGE_CSP, shareHtml, sharePdf } from './share-page/index.js';
@@ -20,14 +20,14 @@ export function shareRoutes({ runledger }: { runledger: Runledger }): Route[] {
       method: 'get',
       path: '/share/{share_token}',
       summary:
-        'A receipt’s public view: payload, receipt_sha256 and `verified` (recomputed on every read)',
+        'A receipt’s public view: payload, receipt_sha256, `verified` (recomputed on every read), the signed checkpoint and the receipt’s inclusion proof',
       description:
         'No credential: the token is the capability. A client that prefers text/html gets a readable page (no script); an unknown token then gets an HTML 404 page.',
       tag: 'share',
       auth: 'none',
       params: ShareParams,
       status: 200,
-      response: PublicReceipt,
+      response: SharedReceipt,
       errors: [404],
       errorPage: SHARE_ERROR_PAGE,
       html: (_receipt, res) => shareHtml((res.locals as { shareView: ShareView }).shareView),
@@ -37,7 +37,11 @@ export function shareRoutes({ runledger }: { runledger: Runledger }): Route[] {
         if (!wantsHtml) return runledger.share.get(params.share_token);
         const view = await runledger.share.view(params.share_token);
         res.locals.shareView = view;
-        return view.receipt;
+        return {
+          ...view.receipt,
+          checkpoint: view.checkpoint!,
+          inclusion_proof: view.inclusion_proof!,
+        };
       },
     }),
     defineRoute({

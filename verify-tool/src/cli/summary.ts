@@ -34,7 +34,7 @@ function findingLines(
 
 export function exportSummary(file: string, result: ExportVerifyResult): string {
   const lines = [
-    `${file}: org ${result.header.org_id}, exported ${result.header.exported_at}`,
+    `${file}: org ${result.header.org_id}${result.header.log === undefined ? '' : `, log ${result.header.log}`}, exported ${result.header.exported_at}`,
     `${result.receipts_checked} receipts checked, head ${result.header.head_sha256}`,
     `Merkle root ${result.merkle_root}` +
       (result.checkpoint === null

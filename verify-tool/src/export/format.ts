@@ -17,6 +17,18 @@ export interface ExportHeader {
    * receipts: what lets a verifier holding the public key prove the export was not rewritten.
    */
   checkpoint?: string;
+  /**
+   * Which of the organization's logs this is: absent for the run ledger, `audit` for the audit
+   * receipts. The checkpoint's origin then ends with `/orgs/<org_id>/<log>`.
+   */
+  log?: string;
+}
+
+/** The origin suffix the header's checkpoint must carry: `/orgs/<org_id>`, plus `/<log>` for a named log. */
+export function exportOriginSuffix(header: Pick<ExportHeader, 'org_id' | 'log'>): string {
+  return header.log === undefined
+    ? `/orgs/${header.org_id}`
+    : `/orgs/${header.org_id}/${header.log}`;
 }
 
 /** The header line, without its newline. */
@@ -30,6 +42,7 @@ export function formatExportHeader(header: Omit<ExportHeader, 'format'>): string
   };
   if (header.receipt_prefix !== undefined) line.receipt_prefix = header.receipt_prefix;
   if (header.checkpoint !== undefined) line.checkpoint = header.checkpoint;
+  if (header.log !== undefined) line.log = header.log;
   return JSON.stringify(line);
 }
 

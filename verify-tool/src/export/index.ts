@@ -1,6 +1,7 @@
 export {
   EXPORT_FORMAT,
   formatExportHeader,
+  exportOriginSuffix,
   formatExportLine,
   type ExportHeader,
 } from './format.js';

@@ -21,7 +21,7 @@ export function parseExportHeader(line: string): ExportHeader {
   if (!isPlainObject(value) || value.format !== EXPORT_FORMAT) {
     throw new VerifyError('bad_header', `the first line is not a ${EXPORT_FORMAT} header`);
   }
-  const { org_id, exported_at, count, head_sha256, receipt_prefix, checkpoint } = value;
+  const { org_id, exported_at, count, head_sha256, receipt_prefix, checkpoint, log } = value;
   if (typeof org_id !== 'string' || typeof exported_at !== 'string') {
     throw new VerifyError('bad_header', 'header org_id and exported_at must be strings');
   }
@@ -37,6 +37,9 @@ export function parseExportHeader(line: string): ExportHeader {
   if (checkpoint !== undefined && typeof checkpoint !== 'string') {
     throw new VerifyError('bad_header', 'header checkpoint must be a string (a signed note)');
   }
+  if (log !== undefined && (typeof log !== 'string' || !/^[a-z][a-z0-9_-]{0,31}$/.test(log))) {
+    throw new VerifyError('bad_header', 'header log must be a short lowercase log name');
+  }
   const header: ExportHeader = {
     format: EXPORT_FORMAT,
     org_id,
@@ -46,6 +49,7 @@ export function parseExportHeader(line: string): ExportHeader {
   };
   if (receipt_prefix !== undefined) header.receipt_prefix = receipt_prefix;
   if (checkpoint !== undefined) header.checkpoint = checkpoint;
+  if (log !== undefined) header.log = log;
   return header;
 }
 

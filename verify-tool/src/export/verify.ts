@@ -7,7 +7,7 @@ import { ReceiptTree, receiptLeafHash } from '../ledger/receipt-tree.js';
 import { HASH_SIZE } from '../merkle/hash.js';
 import type { TrustedKey } from '../note/keyring.js';
 import { checkReceiptLine, isBlank, type BlockCheckOptions, type CheckedBlock } from './block.js';
-import type { ExportHeader } from './format.js';
+import { exportOriginSuffix, type ExportHeader } from './format.js';
 import type { ExportLine } from './line.js';
 import { isCompleteJson, parseExportHeader } from './parse.js';
 
@@ -194,7 +194,7 @@ export class ExportVerifier {
     let checkpoint: ExportVerifyResult['checkpoint'] = null;
     if (header.checkpoint !== undefined) {
       const checked = checkSignedCheckpoint(header.checkpoint, {
-        originSuffix: `/orgs/${header.org_id}`,
+        originSuffix: exportOriginSuffix(header),
         size: receiptLines,
         root,
         keys: this.#options.keys,

@@ -16,7 +16,8 @@ import {
  * A shared receipt checked on its own, without the export: the share JSON carries
  * - `receipt`: `{receipt_id, org_seq, receipt_sha256, payload}` (a document without `receipt` is
  *   read as the receipt itself, which is the share view's shape);
- * - `checkpoint`: the signed checkpoint (C2SP signed note) of the organization's tree;
+ * - `checkpoint`: the signed checkpoint (C2SP signed note) of the organization's tree, or the
+ *   server's `{checkpoint, tree_size, root_hash, key_id}` holding it (only the note is trusted);
  * - `inclusion_proof`: `{leaf_index, tree_size, hashes: [hex…]}`, the RFC 9162 audit path of the
  *   receipt in the tree of `tree_size` leaves, which must be the checkpoint's size.
  */
@@ -67,7 +68,9 @@ export function verifySharedReceipt(
   ) {
     return fail('receipt needs receipt_id, org_seq, receipt_sha256 (64 hex) and payload');
   }
-  if (typeof share.checkpoint !== 'string') return fail('checkpoint (a signed note) is missing');
+  // The note itself, or the server's `{checkpoint, tree_size, root_hash, key_id}` holding it.
+  const note = isObject(share.checkpoint) ? share.checkpoint.checkpoint : share.checkpoint;
+  if (typeof note !== 'string') return fail('checkpoint (a signed note) is missing');
   if (
     !isObject(proof) ||
     !Number.isSafeInteger(proof.leaf_index) ||
@@ -103,7 +106,7 @@ export function verifySharedReceipt(
   if (receipt_id !== expectedId) {
     findings.push({ code: 'field_mismatch', message: `receipt_id should be ${expectedId}` });
   }
-  const checked = checkSignedCheckpoint(share.checkpoint, {
+  const checked = checkSignedCheckpoint(note, {
     originSuffix: `/orgs/${String(payload.org_id)}`,
     size: proof.tree_size as number,
     keys: options.keys,

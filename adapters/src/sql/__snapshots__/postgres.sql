@@ -342,12 +342,39 @@ ALTER TABLE datasets DROP CONSTRAINT datasets_status_check;
     received_at TEXT COLLATE "C" NOT NULL
   );
 
+-- migration 6: merkle trees
+CREATE TABLE merkle_nodes (
+    org_id TEXT COLLATE "C" NOT NULL REFERENCES orgs(id),
+    log TEXT COLLATE "C" NOT NULL,
+    level BIGINT NOT NULL CHECK (level >= 0 AND level < 64),
+    idx BIGINT NOT NULL CHECK (idx >= 0),
+    -- lowercase hex of the 32-byte SHA-256
+    hash TEXT COLLATE "C" NOT NULL CHECK (length(hash) = 64),
+    PRIMARY KEY (org_id, log, level, idx)
+  );
+
+-- migration 7: audit receipts
+CREATE TABLE audit_receipts (
+    receipt_id TEXT COLLATE "C" PRIMARY KEY,
+    org_seq BIGINT NOT NULL,
+    event_type TEXT COLLATE "C" NOT NULL,
+    parent_hash TEXT COLLATE "C" NOT NULL,
+    receipt_sha256 TEXT COLLATE "C" NOT NULL,
+    payload_text TEXT COLLATE "C" NOT NULL,
+    created_at TEXT COLLATE "C" NOT NULL,
+    UNIQUE (org_id, org_seq)
+  CREATE INDEX audit_receipts_by_type ON audit_receipts (org_id, event_type, org_seq);
+  CREATE TABLE audit_sign_in_failures (
+    window_start TEXT COLLATE "C" NOT NULL,
+    count BIGINT NOT NULL CHECK (count >= 1),
+    first_at TEXT COLLATE "C" NOT NULL,
+    last_at TEXT COLLATE "C" NOT NULL,
+    PRIMARY KEY (org_id, window_start)
+
 -- migration 8: rate limit windows
 CREATE TABLE rate_limit_windows (
     key TEXT COLLATE "C" NOT NULL,
-    window_start TEXT COLLATE "C" NOT NULL,
     expires_at TEXT COLLATE "C" NOT NULL,
     hits BIGINT NOT NULL CHECK (hits >= 1),
     PRIMARY KEY (key, window_start)
-  );
   CREATE INDEX rate_limit_windows_expiry ON rate_limit_windows (expires_at);

@@ -360,12 +360,39 @@ CREATE TABLE datasets_v5 (
     received_at TEXT NOT NULL
   );
 
+-- migration 6: merkle trees
+CREATE TABLE merkle_nodes (
+    org_id TEXT NOT NULL REFERENCES orgs(id),
+    log TEXT NOT NULL,
+    level INTEGER NOT NULL CHECK (level >= 0 AND level < 64),
+    idx INTEGER NOT NULL CHECK (idx >= 0),
+    -- lowercase hex of the 32-byte SHA-256
+    hash TEXT NOT NULL CHECK (length(hash) = 64),
+    PRIMARY KEY (org_id, log, level, idx)
+  );
+
+-- migration 7: audit receipts
+CREATE TABLE audit_receipts (
+    receipt_id TEXT PRIMARY KEY,
+    org_seq INTEGER NOT NULL,
+    event_type TEXT NOT NULL,
+    parent_hash TEXT NOT NULL,
+    receipt_sha256 TEXT NOT NULL,
+    payload_text TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    UNIQUE (org_id, org_seq)
+  CREATE INDEX audit_receipts_by_type ON audit_receipts (org_id, event_type, org_seq);
+  CREATE TABLE audit_sign_in_failures (
+    window_start TEXT NOT NULL,
+    count INTEGER NOT NULL CHECK (count >= 1),
+    first_at TEXT NOT NULL,
+    last_at TEXT NOT NULL,
+    PRIMARY KEY (org_id, window_start)
+
 -- migration 8: rate limit windows
 CREATE TABLE rate_limit_windows (
     key TEXT NOT NULL,
-    window_start TEXT NOT NULL,
     expires_at TEXT NOT NULL,
     hits INTEGER NOT NULL CHECK (hits >= 1),
     PRIMARY KEY (key, window_start)
-  );
   CREATE INDEX rate_limit_windows_expiry ON rate_limit_windows (expires_at);

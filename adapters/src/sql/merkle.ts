@@ -1,0 +1,64 @@
+import type { MerkleNode, MerkleNodeId, MerkleStorage } from '@runledger/core/ports';
+import { fromHex, toHex } from '@runledger/verify';
+import type { Sql, SqlParam } from './sql.js';
+
+/** Rows per statement: far below PostgreSQL's 65,535 parameters, and a proof needs about 40. */
+const ROWS_PER_STATEMENT = 200;
+
+interface NodeRow {
+  level: number | string;
+  idx: number | string;
+  hash: string;
+}
+
+function chunks<T>(items: readonly T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += ROWS_PER_STATEMENT) {
+    out.push(items.slice(i, i + ROWS_PER_STATEMENT));
+  }
+  return out;
+}
+
+/** Every query walks the primary key (org_id, log, level, idx). */
+export function merkleRepository(sql: Sql): MerkleStorage {
+  return {
+    async size(orgId, log) {
+      const row = await sql.get<{ last: number | string | null }>(
+        'SELECT MAX(idx) AS last FROM merkle_nodes WHERE org_id = ? AND log = ? AND level = 0',
+        [orgId, log],
+      );
+      return row?.last === null || row?.last === undefined ? 0 : Number(row.last) + 1;
+    },
+    async nodes(orgId, log, ids) {
+      const found: MerkleNode[] = [];
+      for (const part of chunks<MerkleNodeId>(ids)) {
+        const rows = await sql.all<NodeRow>(
+          `SELECT level, idx, hash FROM merkle_nodes WHERE org_id = ? AND log = ? AND (${part
+            .map(() => '(level = ? AND idx = ?)')
+            .join(' OR ')})`,
+          [orgId, log, ...part.flatMap((id) => [id.level, id.index])],
+        );
+        for (const row of rows) {
+          found.push({
+            level: Number(row.level),
+            index: Number(row.idx),
+            hash: fromHex(row.hash) as Uint8Array,
+          });
+        }
+      }
+      return found;
+    },
+    async insert(orgId, log, nodes) {
+      for (const part of chunks(nodes)) {
+        const params: SqlParam[] = [];
+        for (const node of part) params.push(orgId, log, node.level, node.index, toHex(node.hash));
+        await sql.run(
+          `INSERT INTO merkle_nodes (org_id, log, level, idx, hash) VALUES ${part
+            .map(() => '(?, ?, ?, ?, ?)')
+            .join(', ')}`,
+          params,
+        );
+      }
+    },
+  };
+}

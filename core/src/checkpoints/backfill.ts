@@ -1,0 +1,48 @@
+import { receiptLeaf } from '@runledger/verify';
+import { lockKeys } from '../ports/lock-keys.js';
+import type { Storage } from '../ports/storage.js';
+import { LEDGER_LOG, appendLeaves } from './tree.js';
+
+/** Receipts appended per write transaction while catching a tree up: short transactions. */
+const BACKFILL_CHUNK = 1000;
+
+/**
+ * Builds the `ledger` tree of every organization whose receipts were minted before its tree
+ * existed (databases from before migration 6), in org_seq order, under the chain lock so it
+ * interleaves safely with live mints on any instance. Idempotent: a tree already as long as its
+ * chain is left alone, so every start may run it. Returns the number of leaves appended.
+ */
+export async function backfillLedgerTrees(storage: Storage): Promise<number> {
+  const orgs = await storage.read((tx) => tx.receipts.counts());
+  let appended = 0;
+  for (const { org_id: orgId } of orgs) {
+    for (;;) {
+      const added = await storage.write(async (tx) => {
+        await tx.lock(lockKeys.chain(orgId));
+        const size = await tx.merkle.size(orgId, LEDGER_LOG);
+        const rows = await tx.receipts.chunk(
+          orgId,
+          size - 1,
+          size - 1 + BACKFILL_CHUNK,
+          BACKFILL_CHUNK,
+        );
+        if (rows.length === 0) return 0;
+        rows.forEach((row, i) => {
+          if (row.org_seq !== size + i) {
+            throw new Error(`receipts of ${orgId} skip org_seq ${size + i}: the tree cannot grow`);
+          }
+        });
+        await appendLeaves(
+          tx,
+          orgId,
+          LEDGER_LOG,
+          rows.map((row) => receiptLeaf(row.receipt_sha256)),
+        );
+        return rows.length;
+      });
+      appended += added;
+      if (added < BACKFILL_CHUNK) break;
+    }
+  }
+  return appended;
+}

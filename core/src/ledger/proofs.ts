@@ -1,0 +1,58 @@
+import { toHex } from '@runledger/verify';
+import { LEDGER_LOG, consistencyProofAt, treeSize } from '../checkpoints/tree.js';
+import { receiptInclusionProof, signedCheckpoint } from '../checkpoints/checkpoint.js';
+import { invalidInput, notFound } from '../errors.js';
+import type { Deps } from '../deps.js';
+import type { LedgerUseCases } from './api.js';
+
+type ProofUseCases = Pick<
+  LedgerUseCases,
+  'checkpoint' | 'inclusionProof' | 'consistencyProof' | 'publishedKeys'
+>;
+
+function sizeOf(name: string, value: number, max: number, min: number): number {
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    throw invalidInput(`${name} must be an integer from ${min} to the tree size ${max}`);
+  }
+  return value;
+}
+
+/**
+ * The organization's signed checkpoint and its RFC 9162 proofs (docs/checkpoints.md), each read in
+ * one snapshot: the size a request names is checked against the tree in that same snapshot.
+ */
+export function ledgerProofUseCases(deps: Deps): ProofUseCases {
+  const { storage, clock, config, checkpointSigner } = deps;
+  const context = () => ({
+    signer: checkpointSigner,
+    publicBaseUrl: config.publicBaseUrl,
+    now: clock.now(),
+  });
+  return {
+    checkpoint: (actor) =>
+      storage.read((tx) => signedCheckpoint(tx, context(), actor.orgId, LEDGER_LOG)),
+
+    inclusionProof: (actor, query) =>
+      storage.read(async (tx) => {
+        const receipt = await tx.receipts.byId(actor.orgId, query.receipt_id);
+        if (receipt === null) throw notFound('receipt');
+        const size = await treeSize(tx, actor.orgId, LEDGER_LOG);
+        const at =
+          query.tree_size === undefined
+            ? size
+            : sizeOf('tree_size', query.tree_size, size, receipt.org_seq + 1);
+        return receiptInclusionProof(tx, actor.orgId, receipt, at);
+      }),
+
+    consistencyProof: (actor, query) =>
+      storage.read(async (tx) => {
+        const size = await treeSize(tx, actor.orgId, LEDGER_LOG);
+        const second = sizeOf('second', query.second, size, 1);
+        const first = sizeOf('first', query.first, second, 1);
+        const hashes = await consistencyProofAt(tx, actor.orgId, LEDGER_LOG, first, second);
+        return { first, second, hashes: hashes.map(toHex) };
+      }),
+
+    publishedKeys: () => ({ keys: [...checkpointSigner.published] }),
+  };
+}
