@@ -26,6 +26,33 @@ describe('loadConfig', () => {
     expect((await stat(join(dataDir, 'jwt-secret'))).mode & 0o777).toBe(0o600);
   });
 
+  it('pretty-prints logs only at a terminal outside production unless LOG_FORMAT says', () => {
+    const env = { DATA_DIR: dataDir };
+    const prod = { ...env, APP_ENV: 'production', JWT_SECRET: 'x'.repeat(32) };
+    expect(loadConfig(env, true).logFormat).toBe('pretty');
+    expect(loadConfig(env, false).logFormat).toBe('json');
+    expect(loadConfig(prod, true).logFormat).toBe('json');
+    expect(loadConfig({ ...env, LOG_FORMAT: 'json' }, true).logFormat).toBe('json');
+    expect(loadConfig({ ...prod, LOG_FORMAT: 'pretty' }, false).logFormat).toBe('pretty');
+    expect(() => loadConfig({ ...env, LOG_FORMAT: 'xml' })).toThrow(/LOG_FORMAT/);
+  });
+
+  it('serves metrics only when METRICS_PORT is set, on loopback unless METRICS_HOST says', () => {
+    expect(loadConfig({ DATA_DIR: dataDir }).metricsPort).toBeNull();
+    expect(loadConfig({ DATA_DIR: dataDir, METRICS_PORT: 'off' }).metricsPort).toBeNull();
+    const on = loadConfig({ DATA_DIR: dataDir, METRICS_PORT: '9464' });
+    expect([on.metricsPort, on.metricsHost]).toEqual([9464, '127.0.0.1']);
+    const prod = loadConfig({
+      DATA_DIR: dataDir,
+      APP_ENV: 'production',
+      JWT_SECRET: 'x'.repeat(32),
+      METRICS_PORT: '9464',
+    });
+    expect(prod.metricsHost).toBe('127.0.0.1');
+    expect(() => loadConfig({ DATA_DIR: dataDir, METRICS_PORT: '70000' })).toThrow(/METRICS_PORT/);
+    expect(() => loadConfig({ DATA_DIR: dataDir, METRICS_PORT: 'x' })).toThrow(/METRICS_PORT/);
+  });
+
   it('refuses production without SIGNING_KEY, and a malformed one, without repeating it', () => {
     const env = { APP_ENV: 'production', DATA_DIR: dataDir, JWT_SECRET: 'j'.repeat(32) };
     expect(() => loadConfig(env)).toThrow(/requires SIGNING_KEY/);
@@ -49,6 +76,7 @@ describe('loadConfig', () => {
     expect(await readFile(join(dataDir, 'signing-key'), 'utf8')).toMatch(
       /^PRIVATE\+KEY\+ledger\.example\+/,
     );
+  });
 
   it('reads retired keys and the instance id, refusing malformed ones', () => {
     const old = formatVkey('old.example', new Uint8Array(32).fill(1));
@@ -64,30 +92,9 @@ describe('loadConfig', () => {
     expect(config.instanceId).toBe('eu-1');
     expect(() => loadConfig({ DATA_DIR: dataDir, SIGNING_KEYS_RETIRED: '[{}]' })).toThrow(
       /SIGNING_KEYS_RETIRED/,
+    );
     expect(() => loadConfig({ DATA_DIR: dataDir, INSTANCE_ID: 'a/b' })).toThrow(/INSTANCE_ID/);
-
-  it('pretty-prints logs only at a terminal outside production unless LOG_FORMAT says', () => {
-    const env = { DATA_DIR: dataDir };
-    const prod = { ...env, APP_ENV: 'production', JWT_SECRET: 'x'.repeat(32) };
-    expect(loadConfig(env, true).logFormat).toBe('pretty');
-    expect(loadConfig(env, false).logFormat).toBe('json');
-    expect(loadConfig(prod, true).logFormat).toBe('json');
-    expect(loadConfig({ ...env, LOG_FORMAT: 'json' }, true).logFormat).toBe('json');
-    expect(loadConfig({ ...prod, LOG_FORMAT: 'pretty' }, false).logFormat).toBe('pretty');
-    expect(() => loadConfig({ ...env, LOG_FORMAT: 'xml' })).toThrow(/LOG_FORMAT/);
-
-  it('serves metrics only when METRICS_PORT is set, on loopback unless METRICS_HOST says', () => {
-    expect(loadConfig({ DATA_DIR: dataDir }).metricsPort).toBeNull();
-    expect(loadConfig({ DATA_DIR: dataDir, METRICS_PORT: 'off' }).metricsPort).toBeNull();
-    const on = loadConfig({ DATA_DIR: dataDir, METRICS_PORT: '9464' });
-    expect([on.metricsPort, on.metricsHost]).toEqual([9464, '127.0.0.1']);
-    const prod = loadConfig({
-      APP_ENV: 'production',
-      JWT_SECRET: 'x'.repeat(32),
-      METRICS_PORT: '9464',
-    expect(prod.metricsHost).toBe('127.0.0.1');
-    expect(() => loadConfig({ DATA_DIR: dataDir, METRICS_PORT: '70000' })).toThrow(/METRICS_PORT/);
-    expect(() => loadConfig({ DATA_DIR: dataDir, METRICS_PORT: 'x' })).toThrow(/METRICS_PORT/);
+  });
 
   it('uses PostgreSQL only when DATABASE_URL is set and non-empty', () => {
     expect(loadConfig({ DATA_DIR: dataDir }).databaseUrl).toBeNull();

@@ -5,8 +5,8 @@ import { openSqliteStorage } from '@runledger/adapters';
 import { afterAll, beforeAll } from 'vitest';
 import { describeStorageContract } from './contract.js';
 import { describeIntakeStorageContract } from './intake-contract.js';
-import { describeMerkleStorageContract } from './merkle-contract.js';
 import { describeOperationsStorageContract } from './operations-contract.js';
+import { describeMerkleStorageContract } from './merkle-contract.js';
 import { describeRouterStorageContract } from './router-contract.js';
 import { describeRunStorageContract } from './run-contract.js';
 import { describeTribunalStorageContract } from './tribunal-contract.js';
@@ -41,8 +41,10 @@ describeIntakeStorageContract('sqlite (file)', () =>
   openSqliteStorage({ file: join(dir, `db-${n++}.sqlite`) }),
 );
 
-describeMerkleStorageContract('sqlite (file)', () =>
+describeOperationsStorageContract('sqlite (file)', () =>
   openSqliteStorage({ file: join(dir, `db-${n++}.sqlite`) }),
 );
 
-describeOperationsStorageContract('sqlite (file)', () =>
+describeMerkleStorageContract('sqlite (file)', () =>
+  openSqliteStorage({ file: join(dir, `db-${n++}.sqlite`) }),
+);

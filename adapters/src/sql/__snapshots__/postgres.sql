@@ -356,6 +356,7 @@ CREATE TABLE merkle_nodes (
 -- migration 7: audit receipts
 CREATE TABLE audit_receipts (
     receipt_id TEXT COLLATE "C" PRIMARY KEY,
+    org_id TEXT COLLATE "C" NOT NULL REFERENCES orgs(id),
     org_seq BIGINT NOT NULL,
     event_type TEXT COLLATE "C" NOT NULL,
     parent_hash TEXT COLLATE "C" NOT NULL,
@@ -363,18 +364,23 @@ CREATE TABLE audit_receipts (
     payload_text TEXT COLLATE "C" NOT NULL,
     created_at TEXT COLLATE "C" NOT NULL,
     UNIQUE (org_id, org_seq)
+  );
   CREATE INDEX audit_receipts_by_type ON audit_receipts (org_id, event_type, org_seq);
   CREATE TABLE audit_sign_in_failures (
+    org_id TEXT COLLATE "C" NOT NULL REFERENCES orgs(id),
     window_start TEXT COLLATE "C" NOT NULL,
     count BIGINT NOT NULL CHECK (count >= 1),
     first_at TEXT COLLATE "C" NOT NULL,
     last_at TEXT COLLATE "C" NOT NULL,
     PRIMARY KEY (org_id, window_start)
+  );
 
 -- migration 8: rate limit windows
 CREATE TABLE rate_limit_windows (
     key TEXT COLLATE "C" NOT NULL,
+    window_start TEXT COLLATE "C" NOT NULL,
     expires_at TEXT COLLATE "C" NOT NULL,
     hits BIGINT NOT NULL CHECK (hits >= 1),
     PRIMARY KEY (key, window_start)
+  );
   CREATE INDEX rate_limit_windows_expiry ON rate_limit_windows (expires_at);

@@ -374,6 +374,7 @@ CREATE TABLE merkle_nodes (
 -- migration 7: audit receipts
 CREATE TABLE audit_receipts (
     receipt_id TEXT PRIMARY KEY,
+    org_id TEXT NOT NULL REFERENCES orgs(id),
     org_seq INTEGER NOT NULL,
     event_type TEXT NOT NULL,
     parent_hash TEXT NOT NULL,
@@ -381,18 +382,23 @@ CREATE TABLE audit_receipts (
     payload_text TEXT NOT NULL,
     created_at TEXT NOT NULL,
     UNIQUE (org_id, org_seq)
+  );
   CREATE INDEX audit_receipts_by_type ON audit_receipts (org_id, event_type, org_seq);
   CREATE TABLE audit_sign_in_failures (
+    org_id TEXT NOT NULL REFERENCES orgs(id),
     window_start TEXT NOT NULL,
     count INTEGER NOT NULL CHECK (count >= 1),
     first_at TEXT NOT NULL,
     last_at TEXT NOT NULL,
     PRIMARY KEY (org_id, window_start)
+  );
 
 -- migration 8: rate limit windows
 CREATE TABLE rate_limit_windows (
     key TEXT NOT NULL,
+    window_start TEXT NOT NULL,
     expires_at TEXT NOT NULL,
     hits INTEGER NOT NULL CHECK (hits >= 1),
     PRIMARY KEY (key, window_start)
+  );
   CREATE INDEX rate_limit_windows_expiry ON rate_limit_windows (expires_at);
