@@ -67,7 +67,12 @@ export async function startServer(
     const backfilled = await backfillLedgerTrees(storage);
     if (backfilled > 0) logger.info({ backfilled }, 'ledger trees built for earlier receipts');
     const blobs = await openFileBlobStore(join(config.dataDir, 'blobs'));
-    const receiptSink = await openJsonlReceiptSink(join(config.dataDir, 'receipts'));
+    const receiptSink = await openJsonlReceiptSink(join(config.dataDir, 'receipts'), {
+      instance: config.instanceId,
+      signer: config.checkpointSigner,
+      host: new URL(config.publicBaseUrl).host,
+      now: () => clock.now(),
+    });
     opened.push(() => receiptSink.close());
     const mailer =
       options.mailer ??
