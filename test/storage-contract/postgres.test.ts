@@ -99,7 +99,7 @@ describe.skipIf(postgresSkipped)('PostgreSQL adapter', () => {
         const versions = await client
           .query<{ version: number }>(`SELECT version FROM ${schema}.schema_migrations ORDER BY 1`)
           .finally(() => client.end());
-        expect(versions.rows.map((r) => Number(r.version))).toEqual([1, 2, 3, 4, 5]);
+        expect(versions.rows.map((r) => Number(r.version))).toEqual([1, 2, 3, 4, 5, 6]);
       } finally {
         await second.close();
       }
