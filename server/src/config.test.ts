@@ -28,7 +28,12 @@ describe('loadConfig', () => {
 
   it('pretty-prints logs only at a terminal outside production unless LOG_FORMAT says', () => {
     const env = { DATA_DIR: dataDir };
-    const prod = { ...env, APP_ENV: 'production', JWT_SECRET: 'x'.repeat(32) };
+    const prod = {
+      ...env,
+      APP_ENV: 'production',
+      JWT_SECRET: 'x'.repeat(32),
+      SIGNING_KEY: formatSkey('ckpt.example', new Uint8Array(32).fill(4)),
+    };
     expect(loadConfig(env, true).logFormat).toBe('pretty');
     expect(loadConfig(env, false).logFormat).toBe('json');
     expect(loadConfig(prod, true).logFormat).toBe('json');
@@ -46,6 +51,7 @@ describe('loadConfig', () => {
       DATA_DIR: dataDir,
       APP_ENV: 'production',
       JWT_SECRET: 'x'.repeat(32),
+      SIGNING_KEY: formatSkey('ckpt.example', new Uint8Array(32).fill(4)),
       METRICS_PORT: '9464',
     });
     expect(prod.metricsHost).toBe('127.0.0.1');

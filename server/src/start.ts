@@ -28,7 +28,7 @@ import {
 } from './ops/metrics/instrumented-storage.js';
 import { createMetrics } from './ops/metrics/registry.js';
 import { registerStorageGauges } from './ops/metrics/storage-gauges.js';
-import { receiptSinkProbe, storageProbe } from './ops/probes.js';
+import { receiptSinkProbe, signingKeyProbe, storageProbe } from './ops/probes.js';
 import { Readiness } from './ops/readiness.js';
 import { startupGate } from './ops/startup-gate.js';
 import { ROUTER_API, routerRoutes } from './router-api/index.js';
@@ -107,12 +107,20 @@ export async function startServer(
     const backfilled = await backfillLedgerTrees(storage);
     if (backfilled > 0) logger.info({ backfilled }, 'ledger trees built for earlier receipts');
     const blobs = await openFileBlobStore(join(config.dataDir, 'blobs'));
-    const rawSink = await openJsonlReceiptSink(join(config.dataDir, 'receipts'));
+    const rawSink = await openJsonlReceiptSink(join(config.dataDir, 'receipts'), {
+      instance: config.instanceId,
+      signer: config.checkpointSigner,
+      host: new URL(config.publicBaseUrl).host,
+      now: () => clock.now(),
+    });
     opened.push(() => rawSink.close());
     const receiptSink = instrumentedReceiptSink(rawSink, metrics);
     const readiness = new Readiness(
-      // The signing key joins here as one more probe once the server holds one.
-      [storageProbe(storage), receiptSinkProbe(rawSink.dir)],
+      [
+        storageProbe(storage),
+        receiptSinkProbe(rawSink.dir),
+        signingKeyProbe(config.checkpointSigner),
+      ],
       (probe, error) => logger.warn({ err: error, probe }, 'readiness check failed'),
     );
     const mailer =

@@ -1,6 +1,16 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { leafHash, merkleRoot, receiptLeaf, verifyExportLines } from '@runledger/verify';
+import {
+  checkSignedCheckpoint,
+  fromHex,
+  leafHash,
+  merkleRoot,
+  parseKeysDocument,
+  receiptLeaf,
+  verifyConsistency,
+  verifyExportLines,
+  verifyInclusion,
+} from '@runledger/verify';
 import { LEDGER_LOG, treeRootAt, treeSize } from '@runledger/core';
 import type { Actor, Runledger } from '@runledger/core';
 import type { Receipt } from '@runledger/core/schemas';
@@ -147,6 +157,64 @@ describe.each(engines)('%s', (engine) => {
   });
 
   describe('concurrent minting', () => {
+    it('serves checkpoints and proofs that verify after any sequence of mints (property)', async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(fc.integer({ min: 1, max: 4 }), { minLength: 1, maxLength: 4 }),
+          async (batches) => {
+            const world = await openRunWorld(engine);
+            try {
+              const rl = world.rl;
+              const owner = await signIn(rl, 'owner@example.com');
+              const project = await rl.projects.create(owner, { name: 'P' });
+              const keys = parseKeysDocument(rl.ledger.publishedKeys());
+              const checkpoints: { size: number; root: Uint8Array }[] = [];
+              const receipts: { receipt_id: string; receipt_sha256: string }[] = [];
+              for (const n of batches) {
+                const runs = [];
+                for (let i = 0; i < n; i++) runs.push(await approvedRun(rl, owner, project.id));
+                const minted = await Promise.all(runs.map((r) => rl.runs.mintReceipt(owner, r.id)));
+                receipts.push(
+                  ...minted.map((m) => m.receipt).sort((a, b) => a.org_seq - b.org_seq),
+                );
+                const served = await rl.ledger.checkpoint(owner);
+                const checked = checkSignedCheckpoint(served.checkpoint, {
+                  originSuffix: `/orgs/${owner.orgId}`,
+                  size: receipts.length,
+                  keys,
+                });
+                expect(checked.findings).toEqual([]);
+                checkpoints.push({ size: served.tree_size, root: fromHex(served.root_hash)! });
+              }
+              const leaves = receipts.map((r) => leafHash(receiptLeaf(r.receipt_sha256)));
+              for (const { size, root } of checkpoints) {
+                expect(root).toEqual(merkleRoot(leaves.slice(0, size)));
+                for (const [i, r] of receipts.slice(0, size).entries()) {
+                  const proof = await rl.ledger.inclusionProof(owner, {
+                    receipt_id: r.receipt_id,
+                    tree_size: size,
+                  });
+                  const path = proof.hashes.map((h) => fromHex(h)!);
+                  expect(verifyInclusion(i, size, leaves[i]!, path, root)).toBe(true);
+                }
+                for (const later of checkpoints.filter((c) => c.size >= size)) {
+                  const proof = await rl.ledger.consistencyProof(owner, {
+                    first: size,
+                    second: later.size,
+                  });
+                  const path = proof.hashes.map((h) => fromHex(h)!);
+                  expect(verifyConsistency(size, later.size, path, root, later.root)).toBe(true);
+                }
+              }
+            } finally {
+              await world.close();
+            }
+          },
+        ),
+        { numRuns: 6 },
+      );
+    });
+
     it('never forks or skips: N approved runs minted at once give org_seq 0..N-1 and a verified chain', async () => {
       await fc.assert(
         fc.asyncProperty(fc.integer({ min: 1, max: 8 }), async (n) => {

@@ -92,9 +92,12 @@ describe('the share page in Chromium', () => {
     expect(await page.locator('#how-to').textContent()).toContain(
       'runledger-verify receipt share.json --key <vkey>',
     );
-    expect(await page.locator('#authorship').textContent()).toContain(
-      'Authorship is not yet proven by a signed checkpoint',
+    // The organization's signed checkpoint, with its key id, and the receipt's place in the tree.
+    const authorship = await page.locator('#authorship').textContent();
+    expect(authorship).toMatch(
+      /^Signed checkpoint: the organization’s ledger of \d+ receipts has root hash [0-9a-f]{64}, signed with the key whose key fingerprint \(key id\) is [0-9a-f]{8}; this receipt is leaf \d+ of that tree/,
     );
+    expect(authorship).not.toContain('not yet proven');
   }
 
   for (const viewport of ['desktop', 'phone'] as const) {

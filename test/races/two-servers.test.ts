@@ -1,5 +1,16 @@
 import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
+import {
+  checkSignedCheckpoint,
+  formatSkey,
+  fromHex,
+  leafHash,
+  merkleRoot,
+  parseKeysDocument,
+  receiptLeaf,
+  verifyConsistency,
+  verifyInclusion,
+} from '@runledger/verify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tokenOfLink, signIn } from '../helpers/auth.js';
 import { apiClient, type Api } from '../helpers/openapi.js';
@@ -27,6 +38,8 @@ describe.skipIf(postgresSkipped)('two server processes on one PostgreSQL databas
       PAYMENT_WEBHOOK_SECRET: SECRET,
       // Instances of one deployment share the signing secret: a token works on either.
       JWT_SECRET: 'jwt-secret-shared-by-both-instances-0123456789',
+      // ... and the checkpoint key (a dev instance would otherwise generate its own).
+      SIGNING_KEY: formatSkey('runledger.test', new Uint8Array(32).fill(21)),
     };
     // One after the other, so the second finds the schema migrated.
     servers.push(await spawnServer(env));
@@ -69,6 +82,76 @@ describe.skipIf(postgresSkipped)('two server processes on one PostgreSQL databas
     );
     expect(verified.status).toBe(200);
     expect(verified.body).toMatchObject({ ok: true, receipts_checked: 4 });
+  });
+
+  it('grows one Merkle tree from both instances: every checkpoint and proof either serves verifies, and they agree', async () => {
+    const owner = await signIn(main[0]!, 'tree@example.com');
+    const project = await newProject(main[0]!, owner.token);
+    const runs = await Promise.all(
+      Array.from({ length: 10 }, () => approvedRun(main[0]!, owner.token, project)),
+    );
+    const minted = await both(main, runs.length, (api, i) =>
+      api<{ receipt_id: string; org_seq: number; receipt_sha256: string }>(
+        'POST',
+        `/runs/${runs[i]}/receipt`,
+        { token: owner.token },
+      ),
+    );
+    expect(minted.map((m) => m.status)).toEqual(Array(10).fill(201));
+    const bySeq = minted.map((m) => m.body).sort((a, b) => a.org_seq - b.org_seq);
+    const leaves = bySeq.map((r) => leafHash(receiptLeaf(r.receipt_sha256)));
+    const rootOf = (n: number) => merkleRoot(leaves.slice(0, n));
+    const get = <T>(api: Api, path: string) => api<T>('GET', path, { token: owner.token });
+    const hashes = (h: string[]) => h.map((x) => fromHex(x) as Uint8Array);
+
+    const served = await Promise.all(
+      main.map(async (api) => {
+        const keys = parseKeysDocument((await api('GET', '/.well-known/runledger-keys.json')).body);
+        const { body } = await get<{ checkpoint: string; tree_size: number; root_hash: string }>(
+          api,
+          '/ledger/checkpoint',
+        );
+        const checked = checkSignedCheckpoint(body.checkpoint, {
+          originSuffix: `/orgs/${owner.orgId}`,
+          size: 10,
+          keys,
+        });
+        expect(checked.findings).toEqual([]);
+        return { keys, body };
+      }),
+    );
+    expect(served[0]!.keys).toEqual(served[1]!.keys);
+    expect(served[0]!.body.root_hash).toBe(served[1]!.body.root_hash);
+    expect(fromHex(served[0]!.body.root_hash)).toEqual(rootOf(10));
+
+    for (const [s, api] of main.entries()) {
+      for (const r of bySeq) {
+        const size = 1 + ((r.org_seq + s * 3) % (10 - r.org_seq)) + r.org_seq;
+        const { status, body } = await get<{ hashes: string[] }>(
+          api,
+          `/ledger/proof/inclusion?receipt_id=${r.receipt_id}&tree_size=${size}`,
+        );
+        expect(status).toBe(200);
+        expect(
+          verifyInclusion(r.org_seq, size, leaves[r.org_seq]!, hashes(body.hashes), rootOf(size)),
+        ).toBe(true);
+      }
+      for (const [first, second] of [
+        [1, 10],
+        [3, 7],
+        [4, 4],
+        [5, 10],
+      ] as const) {
+        const { status, body } = await get<{ hashes: string[] }>(
+          api,
+          `/ledger/proof/consistency?first=${first}&second=${second}`,
+        );
+        expect(status).toBe(200);
+        expect(
+          verifyConsistency(first, second, hashes(body.hashes), rootOf(first), rootOf(second)),
+        ).toBe(true);
+      }
+    }
   });
 
   it('lets one delivery of a payment event take effect; every redelivery answers 200 duplicate', async () => {

@@ -106,7 +106,7 @@ describe('router money and membership over HTTP', () => {
       prev_checksum_sha256: lines[0]!.checksum_sha256,
     });
     const [file] = await receiptFiles(world.server.dataDir);
-    expect(file).toMatch(/2030-01-01\.receipts\.jsonl$/);
+    expect(file).toMatch(/2030-01-01\.[A-Za-z0-9_-]+\.receipts\.jsonl$/);
     expect(await verifyRouterReceiptFiles(file!)).toMatchObject({
       ok: true,
       files_checked: 1,

@@ -1,1 +1,2 @@
 export { openJsonlReceiptSink, receiptFileName, type JsonlReceiptSink } from './jsonl-sink.js';
+export type { RouterAnchoring } from './anchor-writer.js';

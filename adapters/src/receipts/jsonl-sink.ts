@@ -1,8 +1,10 @@
-import { mkdir, open, stat, truncate, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readdir, stat, truncate, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GENESIS_PARENT, formatRouterReceiptLine, sealRouterReceipt } from '@runledger/core';
 import type { ReceiptSink, RouterReceiptInput, RouterReceiptLine } from '@runledger/core/ports';
 import { syncPath } from '../files/durable.js';
+import { ROUTER_DAY_FILE, routerDayFileName } from '@runledger/verify';
+import { writeRouterAnchor, type RouterAnchoring } from './anchor-writer.js';
 import { readLastLines } from './recent.js';
 import { readTail } from './tail.js';
 import { acquireWriterLock } from './writer-lock.js';
@@ -26,15 +28,29 @@ export interface JsonlReceiptSink extends ReceiptSink {
   close(): Promise<void>;
 }
 
+/** The day file name written without anchoring (embedders without a key; earlier versions). */
 export const receiptFileName = (date: string) => `${date}.receipts.jsonl`;
 
 /**
- * Router receipts as one JSON object per line in `dir/YYYY-MM-DD.receipts.jsonl` (UTC date of created_at).
+ * Router receipts as one JSON object per line in `dir/YYYY-MM-DD.<instance>.receipts.jsonl` (UTC
+ * date of created_at), each file anchored by `<file>.anchor`, a signed note over its line count and
+ * last checksum, replaced after every batch (docs/checkpoints.md#router-day-files). Without
+ * `anchoring` the file is `YYYY-MM-DD.receipts.jsonl` and has no anchor.
  * Appends are queued and written in batches: one write and one fsync acknowledge every line of a batch,
  * so throughput grows with load while each promise still resolves only after its line is on disk.
  * On open, each day file resumes from its last complete line; a torn final line from a crash is cut off.
  */
-export async function openJsonlReceiptSink(dir: string): Promise<JsonlReceiptSink> {
+export async function openJsonlReceiptSink(
+  dir: string,
+  anchoring?: RouterAnchoring,
+): Promise<JsonlReceiptSink> {
+  const fileName = (date: string) =>
+    anchoring === undefined ? receiptFileName(date) : routerDayFileName(date, anchoring.instance);
+  const anchor = async (file: DayFile) => {
+    if (anchoring === undefined) return;
+    const state = { lineCount: file.seq, headChecksum: file.lastChecksum };
+    await writeRouterAnchor(dir, fileName(file.date), state, anchoring);
+  };
   await mkdir(dir, { recursive: true });
   const releaseLock = await acquireWriterLock(join(dir, '.writer.lock'));
   let current: DayFile | null = null;
@@ -42,12 +58,13 @@ export async function openJsonlReceiptSink(dir: string): Promise<JsonlReceiptSin
   let flushing: Promise<void> | null = null;
   let closed = false;
 
-  async function openDay(date: string): Promise<DayFile> {
-    const path = join(dir, receiptFileName(date));
+  /** A day file's state from its last complete line; a torn final line from a crash is cut off. */
+  async function recover(path: string): Promise<{ seq: number; lastChecksum: string } | null> {
+    const existing = await stat(path).catch(() => null);
+    if (existing === null) return null;
     let seq = 0;
     let lastChecksum = GENESIS_PARENT;
-    const existing = await stat(path).catch(() => null);
-    if (existing !== null && existing.size > 0) {
+    if (existing.size > 0) {
       const tail = await readTail(path);
       if (tail.completeLength < tail.size) await truncate(path, tail.completeLength);
       if (tail.lastLine !== null) {
@@ -56,9 +73,33 @@ export async function openJsonlReceiptSink(dir: string): Promise<JsonlReceiptSin
         lastChecksum = last.checksum_sha256;
       }
     }
+    return { seq, lastChecksum };
+  }
+
+  async function openDay(date: string): Promise<DayFile> {
+    const path = join(dir, fileName(date));
+    const existing = await recover(path);
     const handle = await open(path, 'a', 0o644);
     if (existing === null) await syncPath(dir);
-    return { date, path, handle, seq, lastChecksum };
+    const day = { date, path, handle, ...(existing ?? { seq: 0, lastChecksum: GENESIS_PARENT }) };
+    await anchor(day);
+    return day;
+  }
+
+  // A crash between a batch's lines and its anchor leaves an old anchor: re-sign what is on disk.
+  if (anchoring !== undefined) {
+    for (const name of (await readdir(dir)).sort()) {
+      const match = ROUTER_DAY_FILE.exec(name);
+      if (match?.[2] !== anchoring.instance) continue;
+      const state = await recover(join(dir, name));
+      if (state === null) continue;
+      await writeRouterAnchor(
+        dir,
+        name,
+        { lineCount: state.seq, headChecksum: state.lastChecksum },
+        anchoring,
+      );
+    }
   }
 
   async function dayFor(createdAt: string): Promise<DayFile> {
@@ -92,6 +133,7 @@ export async function openJsonlReceiptSink(dir: string): Promise<JsonlReceiptSin
       await file.handle.datasync();
       file.seq = seq;
       file.lastChecksum = lastChecksum;
+      await anchor(file);
       const start = index - sealed.length;
       sealed.forEach((line, i) => batch[start + i]!.resolve(line));
     }
@@ -126,7 +168,7 @@ export async function openJsonlReceiptSink(dir: string): Promise<JsonlReceiptSin
     },
     async recentReceiptIds(date, lines) {
       if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new Error(`not a receipt file date: ${date}`);
-      const tail = await readLastLines(join(dir, receiptFileName(date)), lines);
+      const tail = await readLastLines(join(dir, fileName(date)), lines);
       const ids = new Set<string>();
       for (const line of tail) {
         const parsed = JSON.parse(line) as { receipt_id?: unknown };

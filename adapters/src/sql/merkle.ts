@@ -2,8 +2,8 @@ import type { MerkleNode, MerkleNodeId, MerkleStorage } from '@runledger/core/po
 import { fromHex, toHex } from '@runledger/verify';
 import type { Sql, SqlParam } from './sql.js';
 
-/** Rows per statement: far below PostgreSQL's 65,535 parameters, and a proof needs about 40. */
-const ROWS_PER_STATEMENT = 200;
+/** Rows per statement: far below PostgreSQL's 65,535 parameters and SQLite's 500 compound selects; a proof needs about 40. */
+const ROWS_PER_STATEMENT = 100;
 
 interface NodeRow {
   level: number | string;
@@ -32,11 +32,15 @@ export function merkleRepository(sql: Sql): MerkleStorage {
     async nodes(orgId, log, ids) {
       const found: MerkleNode[] = [];
       for (const part of chunks<MerkleNodeId>(ids)) {
+        // One primary-key point lookup per node (an OR of pairs would scan the tree's rows).
         const rows = await sql.all<NodeRow>(
-          `SELECT level, idx, hash FROM merkle_nodes WHERE org_id = ? AND log = ? AND (${part
-            .map(() => '(level = ? AND idx = ?)')
-            .join(' OR ')})`,
-          [orgId, log, ...part.flatMap((id) => [id.level, id.index])],
+          part
+            .map(
+              () =>
+                'SELECT level, idx, hash FROM merkle_nodes WHERE org_id = ? AND log = ? AND level = ? AND idx = ?',
+            )
+            .join(' UNION ALL '),
+          part.flatMap((id) => [orgId, log, id.level, id.index]),
         );
         for (const row of rows) {
           found.push({

@@ -1,0 +1,42 @@
+import { open, rename } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { CheckpointSigner } from '@runledger/core/ports';
+import { routerAnchorFileName, signRouterAnchor } from '@runledger/verify';
+
+/** What anchors an instance's day files: its name, the key, and the host of PUBLIC_BASE_URL. */
+export interface RouterAnchoring {
+  /** INSTANCE_ID: day files are `YYYY-MM-DD.<instance>.receipts.jsonl`. */
+  instance: string;
+  signer: CheckpointSigner;
+  /** The host of PUBLIC_BASE_URL: anchors' origin is `<host>/router/<instance>/<date>`. */
+  host: string;
+  /** The signing time of each anchor. */
+  now: () => Date;
+}
+
+/**
+ * Replaces `<day file>.anchor` with a signed note over the file's line count and last checksum:
+ * written to a temp file, synced, renamed over the old anchor, so a reader sees the old or the new
+ * anchor, never half of one. Called after the day file's own lines are durable.
+ */
+export async function writeRouterAnchor(
+  dir: string,
+  dayFileName: string,
+  state: { lineCount: number; headChecksum: string },
+  anchoring: RouterAnchoring,
+): Promise<void> {
+  const note = signRouterAnchor(
+    { host: anchoring.host, dayFileName, ...state, time: anchoring.now() },
+    anchoring.signer,
+  );
+  const path = join(dir, routerAnchorFileName(dayFileName));
+  const temp = `${path}.partial`;
+  const handle = await open(temp, 'w', 0o644);
+  try {
+    await handle.write(note);
+    await handle.datasync();
+  } finally {
+    await handle.close();
+  }
+  await rename(temp, path);
+}
