@@ -90,7 +90,7 @@ describe('the verify page', () => {
     expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8');
   });
 
-  it('passes every check of an export from the server, and says authorship was not checked', async () => {
+  it('passes every check of an export from the server, its root against the carried checkpoint, and says authorship was not checked', async () => {
     const page = await servedPage();
     const shown = await verifyIn(page, { name: 'ledger.ndjson', text: exported });
     expect(shown.verdictClass).toBe('verdict intact');
@@ -101,8 +101,9 @@ describe('the verify page', () => {
       'Chain links and order': PASSED,
       'Receipt ids and fields': PASSED,
       'Header count, head and organization': PASSED,
-      // This server writes no checkpoint into its exports: nothing signed to compare with.
-      'Merkle root against the signed checkpoint': NOT_CHECKED,
+      // The export carries the organization's signed checkpoint: its root is compared; without a
+      // key, whose signature it bears is not.
+      'Merkle root against the signed checkpoint': PASSED,
       'Signature by a trusted key': NOT_CHECKED,
     });
     expect(shown.authorship).toMatch(/^AUTHORSHIP NOT CHECKED/);
@@ -271,14 +272,27 @@ describe('the verify page', () => {
     await page.close();
   });
 
-  it('checks a share JSON from the server as far as it goes, and says what it cannot prove', async () => {
+  it('checks a share JSON from the server with its inclusion proof, and says authorship was not checked without a key', async () => {
     const page = await servedPage();
     const shown = await verifyIn(page, { name: 'share.json', text: serverShare });
-    expect(shown.verdictClass).toBe('verdict partial');
-    expect(shown.verdict).toMatch(/^PARTLY CHECKED: the payload matches its receipt_sha256/);
+    expect(shown.verdictClass).toBe('verdict intact');
     expect(shown.checks).toMatchObject({
       'Payload hash': PASSED,
       'Receipt id and position': PASSED,
+      'Inclusion in the signed tree': PASSED,
+      'Signature by a trusted key': NOT_CHECKED,
+    });
+    expect(shown.authorship).toMatch(/^AUTHORSHIP NOT CHECKED/);
+    // Without its checkpoint and proof, a receipt is checked alone and the page says what is missing.
+    const {
+      checkpoint: _checkpoint,
+      inclusion_proof: _proof,
+      ...bare
+    } = JSON.parse(serverShare) as Record<string, unknown>;
+    const partial = await verifyIn(page, { name: 'share.json', text: JSON.stringify(bare) });
+    expect(partial.verdictClass).toBe('verdict partial');
+    expect(partial.verdict).toMatch(/^PARTLY CHECKED: the payload matches its receipt_sha256/);
+    expect(partial.checks).toMatchObject({
       'Inclusion in the signed tree': NOT_CHECKED,
       'Signature by a trusted key': NOT_CHECKED,
     });
@@ -334,7 +348,7 @@ describe('the verify page', () => {
       'verdict intact',
       'verdict intact',
       'verdict intact',
-      'verdict partial',
+      'verdict intact',
     ]);
     expect(requested).toEqual([]);
     await context.close();

@@ -59,6 +59,7 @@ export async function openFileBlobStore(dir: string): Promise<FileBlobStore> {
       const spoolFile = join(spoolDir, `upload-${randomBytes(12).toString('hex')}`);
       const hash = createHash('sha256');
       let size = 0;
+      const spool = createWriteStream(spoolFile, { flags: 'wx' });
       try {
         // One pass: hashed while it is written, so a large upload is read once.
         await pipeline(
@@ -70,10 +71,14 @@ export async function openFileBlobStore(dir: string): Promise<FileBlobStore> {
               yield chunk;
             }
           },
-          createWriteStream(spoolFile, { flags: 'wx' }),
+          spool,
         );
         await syncPath(spoolFile);
       } catch (error) {
+        // The spool file is created when the stream opens, which may come after the source failed:
+        // wait until the stream is closed, so the removal cannot run before the file exists.
+        if (!spool.closed)
+          await new Promise<void>((resolve) => spool.once('close', () => resolve()));
         await rm(spoolFile, { force: true });
         throw error;
       }
