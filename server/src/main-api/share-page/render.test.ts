@@ -16,6 +16,7 @@ const SCRIPTS = {
   label: 'журнал',
   greek: 'Ελληνικά: το άθροισμα διαφέρει',
   cjk: '汉字与かな混在の説明',
+  korean: '한국어 검사 결과: 통과',
   hebrew: 'שלום עולם',
   arabic: 'مرحبا بالعالم',
   symbols: '✓ pass ✗ fail — done…',
@@ -48,7 +49,7 @@ const payload = (title: string): RunReceiptPayload => ({
       status: 'pass',
       detail: 'Pass when the reply answers the customer’s question',
     },
-    ...(['greek', 'cjk', 'hebrew', 'arabic', 'symbols'] as const).map((key) => ({
+    ...(['greek', 'cjk', 'korean', 'hebrew', 'arabic', 'symbols'] as const).map((key) => ({
       key,
       category: 'policy' as const,
       kind: 'auto' as const,
@@ -123,7 +124,7 @@ describe('share PDF', () => {
     const text = pdfPages(await sharePdf(view(payload('emoji 😀 and hangul 한 end'), true))).join(
       ' ',
     );
-    expect(text).toContain('emoji [U+1F600] and hangul [U+D55C] end');
+    expect(text).toContain('emoji [U+1F600] and hangul 한 end');
   });
 
   it('embeds subset fonts instead of the built-in Latin-1 ones', async () => {
@@ -131,7 +132,13 @@ describe('share PDF', () => {
     writeFileSync(file, await sharePdf(view(payload(SCRIPTS.title), true)));
     const fonts = execFileSync('pdffonts', [file], { encoding: 'utf8' });
     expect(fonts).not.toMatch(/Helvetica|Courier/);
-    for (const face of ['NotoSans-Regular', 'NotoSansHans', 'NotoSansHebrew', 'NotoNaskhArabic'])
+    for (const face of [
+      'NotoSans-Regular',
+      'NotoSansHans',
+      'NotoSansKR',
+      'NotoSansHebrew',
+      'NotoNaskhArabic',
+    ])
       expect(fonts).toMatch(new RegExp(`[A-Z]{6}\\+${face}.* yes yes yes`));
   });
 

@@ -8,7 +8,7 @@ import { woffToSfnt } from './woff.js';
  * glyph for it. All are Noto fonts (SIL OFL) from npm packages and are read from node_modules, never
  * downloaded; pdfkit embeds only the glyphs a document uses (subsetting).
  */
-export type FaceName = 'latin' | 'hebrew' | 'arabic' | 'cjk' | 'symbols';
+export type FaceName = 'latin' | 'hebrew' | 'arabic' | 'cjk' | 'korean' | 'symbols';
 
 const require = createRequire(import.meta.url);
 
@@ -34,12 +34,15 @@ const FILES: Record<FaceName, { regular: () => string; bold: () => string }> = {
   arabic: embedpdf('@embedpdf/fonts-arabic', 'NotoNaskhArabic', 'ttf'),
   // Noto Sans Hans: Chinese ideographs and Japanese kana (Korean Hangul is not in it).
   cjk: embedpdf('@embedpdf/fonts-sc', 'NotoSansHans', 'otf'),
+  // Noto Sans KR: Korean Hangul syllables and jamo.
+  korean: embedpdf('@embedpdf/fonts-kr', 'NotoSansKR', 'otf'),
   // ✓ ✗ ✔ ✘ ⚠ and other dingbats, in one weight.
   symbols: { regular: SYMBOLS, bold: SYMBOLS },
 };
 
 // Symbols before CJK: Noto Sans Hans also has ✓, and opening an 8 MB face for one tick is slow.
-export const FACES: readonly FaceName[] = ['latin', 'hebrew', 'arabic', 'symbols', 'cjk'];
+// Korean last: only Hangul reaches it (every ideograph and kana is in the CJK face before it).
+export const FACES: readonly FaceName[] = ['latin', 'hebrew', 'arabic', 'symbols', 'cjk', 'korean'];
 
 const bytes = new Map<string, Buffer>();
 
