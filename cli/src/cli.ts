@@ -4,6 +4,7 @@ import { auditCommands } from './commands/audit.js';
 import { authCommands } from './commands/auth.js';
 import { flightSheetCommands } from './commands/flight-sheets.js';
 import { ledgerCommands } from './commands/ledger.js';
+import { orgCommands } from './commands/org.js';
 import { projectCommands } from './commands/projects.js';
 import { routerCommands } from './commands/router.js';
 import { runCommands } from './commands/runs.js';
@@ -91,6 +92,7 @@ function parser(args: readonly string[], where: Where) {
   const withCommands = [
     serveCommand,
     authCommands,
+    orgCommands,
     projectCommands,
     flightSheetCommands,
     runCommands,

@@ -36,6 +36,11 @@ export const DECISIONS = valuesOf<MainSchemas['ApprovalDecision']>({
   escalated: true,
 });
 
+export const SHARE_IDENTITIES = valuesOf<MainSchemas['ShareIdentity']>({
+  email: true,
+  id: true,
+});
+
 export const NODE_CLASSES = valuesOf<RouterSchemas['NodeClass']>({
   gpu_a_96gb: true,
   gpu_b_32gb: true,
@@ -59,6 +64,7 @@ export const AUDIT_EVENT_TYPES = valuesOf<MainSchemas['AuditEventType']>({
   'invite.revoked': true,
   'member.role_changed': true,
   'member.removed': true,
+  'org.share_identity_changed': true,
   'flight_sheet.published': true,
   'share_link.created': true,
   'signing_key.rotated': true,

@@ -342,6 +342,35 @@ describe.each(engines)('audit receipts on %s', (engine) => {
     expect(rest.next).toBeNull();
   });
 
+  it('records a share identity change with before and after; a no-op or refused change records nothing', async () => {
+    const changed = await onlyReceipt(() => world.rl.orgs.update(owner, { share_identity: 'id' }));
+    expect(changed.payload.actor).toEqual({ kind: 'user', id: owner.userId });
+    expect(changed.payload.event).toEqual({
+      type: 'org.share_identity_changed',
+      before: { share_identity: 'email' },
+      after: { share_identity: 'id' },
+    });
+    expect(await added(() => world.rl.orgs.update(owner, { share_identity: 'id' }))).toEqual([]);
+    await world.rl.orgs.createInvite(owner, { email: 'm@example.com', role: 'member' });
+    const member = await signIn(world.rl, 'm@example.com');
+    expect(
+      await added(async () =>
+        expect(await code(world.rl.orgs.update(member, { share_identity: 'email' }))).toBe(
+          'forbidden',
+        ),
+      ),
+    ).toEqual([]);
+    expect((await world.rl.orgs.get(owner)).share_identity).toBe('id');
+  });
+
+  it('keeps the share identity when its audit receipt cannot be written', async () => {
+    await world.tamper('ALTER TABLE audit_receipts RENAME TO audit_receipts_away');
+    const failed = await code(world.rl.orgs.update(owner, { share_identity: 'id' }));
+    await world.tamper('ALTER TABLE audit_receipts_away RENAME TO audit_receipts');
+    expect(failed).not.toBe('resolved');
+    expect((await world.rl.orgs.get(owner)).share_identity).toBe('email');
+  });
+
   it('writes nothing when the audit append fails: the change rolls back with it', async () => {
     await world.tamper('ALTER TABLE audit_receipts RENAME TO audit_receipts_away');
     const failed = await world.rl.apiKeys.create(owner, { name: 'ci' }).then(

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { migrations } from '@runledger/adapters';
 import sqlite3 from 'sqlite3';
 
 /**
@@ -8,6 +9,8 @@ import sqlite3 from 'sqlite3';
 export interface RawDb {
   all<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
   run(sql: string, params?: unknown[]): Promise<number>;
+  /** Several statements, no parameters. */
+  exec(sql: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -30,6 +33,28 @@ export async function openRawDb(dataDir: string): Promise<RawDb> {
           else resolve(this.changes);
         }),
       ),
+    exec: (sql) =>
+      new Promise((resolve, reject) => db.exec(sql, (e) => (e ? reject(e) : resolve()))),
     close: () => new Promise((resolve, reject) => db.close((e) => (e ? reject(e) : resolve()))),
   };
+}
+
+/**
+ * A raw connection to a new database in `dataDir` as an older release left it: the migrations up to
+ * `version` applied and recorded, the later ones not (the storage applies them when it opens).
+ */
+export async function databaseUpTo(dataDir: string, version: number): Promise<RawDb> {
+  const db = await openRawDb(dataDir);
+  await db.run(
+    'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
+  );
+  for (const m of migrations.filter((m) => m.version <= version)) {
+    await db.exec(m.sql);
+    await db.run('INSERT INTO schema_migrations VALUES (?, ?, ?)', [
+      m.version,
+      m.name,
+      '2029-06-01T00:00:00.000Z',
+    ]);
+  }
+  return db;
 }

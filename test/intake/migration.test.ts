@@ -1,10 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { migrations, openSqliteStorage } from '@runledger/adapters';
-import sqlite3 from 'sqlite3';
+import { openSqliteStorage } from '@runledger/adapters';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openRawDb } from '../helpers/sqlite.js';
+import { databaseUpTo, openRawDb } from '../helpers/sqlite.js';
 
 const T0 = '2029-06-01T00:00:00.000Z';
 
@@ -17,24 +16,7 @@ describe('migration 5 (incidents, payment events, dataset staging)', () => {
 
   it('turns old staging datasets into pending and keeps every dataset and grant', async () => {
     // A database as the router release left it: migrations up to 3, with data.
-    const file = join(dir, 'runledger.sqlite');
-    const exec = async (sql: string) => {
-      const raw = await new Promise<sqlite3.Database>((resolve, reject) => {
-        const handle = new sqlite3.Database(file, (e) => (e ? reject(e) : resolve(handle)));
-      });
-      await new Promise<void>((resolve, reject) =>
-        raw.exec(sql, (e) => (e ? reject(e) : resolve())),
-      );
-      await new Promise<void>((resolve, reject) => raw.close((e) => (e ? reject(e) : resolve())));
-    };
-    const db = await openRawDb(dir);
-    await db.run(
-      'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
-    );
-    for (const m of migrations.filter((m) => m.version <= 3)) {
-      await exec(m.sql);
-      await db.run('INSERT INTO schema_migrations VALUES (?, ?, ?)', [m.version, m.name, T0]);
-    }
+    const db = await databaseUpTo(dir, 3);
     await db.run(
       `INSERT INTO router_members (member_id, email, name, created_at, activated_at, expires_at)
        VALUES ('mbr_1', 'a@example.com', 'A', ?, ?, '2030-06-01T00:00:00.000Z')`,

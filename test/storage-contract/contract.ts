@@ -115,8 +115,19 @@ export function describeStorageContract(
           id: 'org_1',
           name: 'Org 1',
           created_at: T0,
+          share_identity: 'email',
         });
         expect(await tx((r) => r.orgs.byId('org_x'))).toBeNull();
+      });
+
+      it("keeps an organization's share identity, e-mail unless set, and refuses another value", async () => {
+        await tx((r) => seedOrg(r, 1));
+        await tx((r) => seedOrg(r, 2));
+        await tx((r) => r.orgs.setShareIdentity('org_1', 'id'));
+        expect((await tx((r) => r.orgs.byId('org_1')))?.share_identity).toBe('id');
+        expect((await tx((r) => r.orgs.byId('org_2')))?.share_identity).toBe('email');
+        await expect(tx((r) => r.orgs.setShareIdentity('org_2', 'name' as 'id'))).rejects.toThrow();
+        expect((await tx((r) => r.orgs.byId('org_2')))?.share_identity).toBe('email');
       });
 
       it('rejects a second user with the same e-mail', async () => {

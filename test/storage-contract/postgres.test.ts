@@ -95,13 +95,14 @@ describe.skipIf(postgresSkipped)('PostgreSQL adapter', () => {
           id: 'org_1',
           name: 'Org',
           created_at: T0,
+          share_identity: 'email',
         });
         const client = new pg.Client({ connectionString: url });
         await client.connect();
         const versions = await client
           .query<{ version: number }>(`SELECT version FROM ${schema}.schema_migrations ORDER BY 1`)
           .finally(() => client.end());
-        expect(versions.rows.map((r) => Number(r.version))).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+        expect(versions.rows.map((r) => Number(r.version))).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 10]);
       } finally {
         await second.close();
       }

@@ -4,14 +4,23 @@ import type { Sql } from './sql.js';
 export function orgsRepository(sql: Sql): OrgsRepository {
   return {
     async insert(org) {
-      await sql.run('INSERT INTO orgs (id, name, created_at) VALUES (?, ?, ?)', [
+      await sql.run('INSERT INTO orgs (id, name, created_at, share_identity) VALUES (?, ?, ?, ?)', [
         org.id,
         org.name,
         org.created_at,
+        org.share_identity ?? 'email',
       ]);
     },
     async byId(id) {
-      return (await sql.get<OrgRecord>('SELECT * FROM orgs WHERE id = ?', [id])) ?? null;
+      return (
+        (await sql.get<OrgRecord>(
+          'SELECT id, name, created_at, share_identity FROM orgs WHERE id = ?',
+          [id],
+        )) ?? null
+      );
+    },
+    async setShareIdentity(id, value) {
+      await sql.run('UPDATE orgs SET share_identity = ? WHERE id = ?', [value, id]);
     },
   };
 }

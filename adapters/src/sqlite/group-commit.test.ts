@@ -132,7 +132,10 @@ describe('SQLite read pool', () => {
     await storage.write((tx) => tx.orgs.insert(org('org_x')));
     committed.open();
     expect(await reading).toEqual([null, null]);
-    expect(await storage.read((tx) => tx.orgs.byId('org_x'))).toEqual(org('org_x'));
+    expect(await storage.read((tx) => tx.orgs.byId('org_x'))).toEqual({
+      ...org('org_x'),
+      share_identity: 'email',
+    });
   });
 
   it('refuses a write inside a read', async () => {

@@ -167,7 +167,13 @@ export interface paths {
     delete?: never;
     options?: never;
     head?: never;
-    patch?: never;
+    /**
+     * Changes how shared receipts show people: by e-mail or by id only (owner only; audited)
+     * @description Changes how shared receipts show people: by e-mail or by id only (owner only; audited).
+     *
+     *     Needs an organization owner's JWT.
+     */
+    patch: operations['patchOrg'];
     trace?: never;
   };
   '/org/members': {
@@ -1427,6 +1433,7 @@ export interface components {
       | components['schemas']['AuditInviteRevoked']
       | components['schemas']['AuditMemberRoleChanged']
       | components['schemas']['AuditMemberRemoved']
+      | components['schemas']['AuditOrgShareIdentityChanged']
       | components['schemas']['AuditFlightSheetPublished']
       | components['schemas']['AuditShareLinkCreated']
       | components['schemas']['AuditSigningKeyRotated']
@@ -1444,6 +1451,7 @@ export interface components {
       | 'invite.revoked'
       | 'member.role_changed'
       | 'member.removed'
+      | 'org.share_identity_changed'
       | 'flight_sheet.published'
       | 'share_link.created'
       | 'signing_key.rotated'
@@ -1538,6 +1546,19 @@ export interface components {
       };
       after: {
         role: components['schemas']['Role'];
+      };
+    };
+    AuditOrgShareIdentityChanged: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'org.share_identity_changed';
+      before: {
+        share_identity: components['schemas']['ShareIdentity'];
+      };
+      after: {
+        share_identity: components['schemas']['ShareIdentity'];
       };
     };
     AuditReceipt: {
@@ -1932,6 +1953,10 @@ export interface components {
       name: string;
       /** Format: date-time */
       created_at: string;
+      share_identity: components['schemas']['ShareIdentity'];
+    };
+    OrgUpdateBody: {
+      share_identity: components['schemas']['ShareIdentity'];
     };
     PaymentEvent: {
       id: string;
@@ -2166,6 +2191,8 @@ export interface components {
     };
     /** @enum {string} */
     Severity: 'honey' | 'jelly' | 'propolis';
+    /** @enum {string} */
+    ShareIdentity: 'email' | 'id';
     SharedReceipt: {
       receipt_id: string;
       org_seq: number;
@@ -2749,6 +2776,84 @@ export interface operations {
       };
       /** @description Missing, invalid or expired credentials */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Server error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  patchOrg: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['OrgUpdateBody'];
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Org'];
+        };
+      };
+      /** @description Bad input: malformed JSON, or a field that is missing, mistyped or not allowed */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Authenticated but not allowed */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type for the request body */
+      415: {
         headers: {
           [name: string]: unknown;
         };

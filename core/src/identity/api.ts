@@ -11,6 +11,7 @@ import type {
   InviteCreated,
   Member,
   Org,
+  OrgUpdateBody,
   Principal,
 } from '../schemas/identity.js';
 
@@ -38,6 +39,8 @@ export interface AuthUseCases {
 
 export interface OrgUseCases {
   get(actor: Actor): Promise<Org>;
+  /** Owner only; a change writes an `org.share_identity_changed` audit receipt in its transaction. */
+  update(actor: Actor, input: OrgUpdateBody): Promise<Org>;
   listMembers(actor: Actor, page: Page): Promise<Paged<Member>>;
   createInvite(actor: Actor, input: InviteCreateBody): Promise<InviteCreated>;
   listInvites(actor: Actor, page: Page): Promise<Paged<Invite>>;

@@ -1,8 +1,8 @@
 import { conflict, forbidden, notFound, unauthenticated } from '../errors.js';
 import { lockKeys } from '../ports/lock-keys.js';
-import type { LinkRecord, MemberRecord, WriteTransaction } from '../ports/storage.js';
+import type { LinkRecord, MemberRecord, OrgRecord, WriteTransaction } from '../ports/storage.js';
 import type { Role } from '../schemas/enums.js';
-import type { Invite, InviteCreated, InviteCreateBody, Member } from '../schemas/identity.js';
+import type { Invite, InviteCreated, InviteCreateBody, Member, Org } from '../schemas/identity.js';
 import type { Actor } from '../actor.js';
 import type { Deps } from '../deps.js';
 import type { OrgUseCases } from './api.js';
@@ -17,6 +17,15 @@ import { auditActor, recordAudit } from '../audit-receipts/record.js';
 
 export function toMember(m: MemberRecord): Member {
   return { user_id: m.user_id, email: m.email, role: m.role, joined_at: m.created_at };
+}
+
+export function toOrg(org: OrgRecord): Org {
+  return {
+    id: org.id,
+    name: org.name,
+    created_at: org.created_at,
+    share_identity: org.share_identity,
+  };
 }
 
 export function toInvite(link: LinkRecord): Invite {
@@ -39,7 +48,31 @@ export function orgUseCases(deps: Deps): OrgUseCases {
       return storage.read(async (tx) => {
         const org = await tx.orgs.byId(actor.orgId);
         if (!org) throw unauthenticated();
-        return { id: org.id, name: org.name, created_at: org.created_at };
+        return toOrg(org);
+      });
+    },
+
+    async update(actor: Actor, input) {
+      const owner = requireOwner(actor);
+      return storage.write(async (tx) => {
+        await lockOwners(tx, owner);
+        const org = await tx.orgs.byId(owner.orgId);
+        if (!org) throw unauthenticated();
+        // Setting the value the organization already has changes nothing and writes no receipt.
+        if (org.share_identity === input.share_identity) return toOrg(org);
+        await tx.orgs.setShareIdentity(owner.orgId, input.share_identity);
+        await recordAudit(
+          tx,
+          owner.orgId,
+          auditActor(owner),
+          {
+            type: 'org.share_identity_changed',
+            before: { share_identity: org.share_identity },
+            after: { share_identity: input.share_identity },
+          },
+          clock.now(),
+        );
+        return toOrg({ ...org, share_identity: input.share_identity });
       });
     },
 

@@ -1,4 +1,4 @@
-import type { Role } from '../schemas/enums.js';
+import type { Role, ShareIdentity } from '../schemas/enums.js';
 import type {
   ComputeNodesRepository,
   DatasetsRepository,
@@ -123,11 +123,16 @@ export interface OrgRecord {
   id: string;
   name: string;
   created_at: string;
+  share_identity: ShareIdentity;
 }
 
 export interface OrgsRepository {
-  insert(org: OrgRecord): Promise<void>;
+  /** A new organization shows people by e-mail on shared receipts unless it says otherwise. */
+  insert(
+    org: Omit<OrgRecord, 'share_identity'> & Partial<Pick<OrgRecord, 'share_identity'>>,
+  ): Promise<void>;
   byId(id: string): Promise<OrgRecord | null>;
+  setShareIdentity(id: string, value: ShareIdentity): Promise<void>;
 }
 
 export interface MembershipRecord {

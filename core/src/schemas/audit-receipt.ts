@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { NextCursor, Sha256Hex } from './common.js';
-import { IncidentKind, Role } from './enums.js';
+import { IncidentKind, Role, ShareIdentity } from './enums.js';
 
 /**
  * Audit receipts (docs/audit.md): one per sensitive action, chained per organization in the
@@ -70,6 +70,11 @@ export const AuditMemberRemoved = z.strictObject({
   email: z.string(),
   before: z.strictObject({ role: Role }),
 });
+export const AuditOrgShareIdentityChanged = z.strictObject({
+  type: z.literal('org.share_identity_changed'),
+  before: z.strictObject({ share_identity: ShareIdentity }),
+  after: z.strictObject({ share_identity: ShareIdentity }),
+});
 export const AuditFlightSheetPublished = z.strictObject({
   type: z.literal('flight_sheet.published'),
   flight_sheet_id: Id,
@@ -131,6 +136,7 @@ export const AUDIT_EVENT_SCHEMAS = {
   AuditInviteRevoked,
   AuditMemberRoleChanged,
   AuditMemberRemoved,
+  AuditOrgShareIdentityChanged,
   AuditFlightSheetPublished,
   AuditShareLinkCreated,
   AuditSigningKeyRotated,

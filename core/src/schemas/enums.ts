@@ -30,6 +30,8 @@ export const IncidentKind = z.enum(['rogue', 'dark', 'policy_violation', 'recurr
       : undefined,
 });
 export const Role = z.enum(['owner', 'member']);
+/** How a shared receipt shows people (docs/share.md, "Names"): by e-mail while a member, or by id only. */
+export const ShareIdentity = z.enum(['email', 'id']);
 /** Kinds a client may post as JSON evidence (docs/design.md#enumerations: note, text, url and similar). */
 export const EvidenceTextKind = z.enum(['note', 'text', 'url', 'log', 'json']);
 /** Every stored evidence kind: the JSON kinds plus `file` for multipart uploads. */
@@ -85,6 +87,7 @@ export type RuleSeverity = z.infer<typeof RuleSeverity>;
 export type ApprovalDecision = z.infer<typeof ApprovalDecision>;
 export type IncidentKind = z.infer<typeof IncidentKind>;
 export type Role = z.infer<typeof Role>;
+export type ShareIdentity = z.infer<typeof ShareIdentity>;
 export type EvidenceTextKind = z.infer<typeof EvidenceTextKind>;
 export type EvidenceKind = z.infer<typeof EvidenceKind>;
 export type CompareOp = z.infer<typeof CompareOp>;

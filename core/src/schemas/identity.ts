@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Role } from './enums.js';
+import { Role, ShareIdentity } from './enums.js';
 
 /** Wire schemas of sign-in, organizations, invites, API keys and projects (docs/design.md#errors-and-input and docs/design.md#actors-and-roles). */
 
@@ -22,7 +22,13 @@ export const Principal = z.object({
   kind: z.enum(['user', 'api_key']),
 });
 
-export const Org = z.object({ id: z.string(), name: z.string(), created_at: Timestamp });
+/** `share_identity`: how the organization's shared receipts show people (docs/share.md, "Names"). */
+export const Org = z.object({
+  id: z.string(),
+  name: z.string(),
+  created_at: Timestamp,
+  share_identity: ShareIdentity,
+});
 
 export const Member = z.object({
   user_id: z.string(),
@@ -94,6 +100,7 @@ export const AuthVerifyBody = z.object({ token: z.string().min(1).max(512) }).st
 export const AcceptInviteBody = z.object({ token: z.string().min(1).max(512) }).strict();
 export const InviteCreateBody = z.object({ email: EmailAddress, role: Role }).strict();
 export const MemberRoleBody = z.object({ role: Role }).strict();
+export const OrgUpdateBody = z.object({ share_identity: ShareIdentity }).strict();
 export const ApiKeyCreateBody = z.object({ name: Name }).strict();
 export const ProjectCreateBody = z.object({ name: Name }).strict();
 
@@ -117,5 +124,6 @@ export type AuthVerifyBody = z.infer<typeof AuthVerifyBody>;
 export type AcceptInviteBody = z.infer<typeof AcceptInviteBody>;
 export type InviteCreateBody = z.infer<typeof InviteCreateBody>;
 export type MemberRoleBody = z.infer<typeof MemberRoleBody>;
+export type OrgUpdateBody = z.infer<typeof OrgUpdateBody>;
 export type ApiKeyCreateBody = z.infer<typeof ApiKeyCreateBody>;
 export type ProjectCreateBody = z.infer<typeof ProjectCreateBody>;

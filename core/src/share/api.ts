@@ -19,7 +19,10 @@ export interface ShareView {
   org_name: string;
   /** The project's name, when the payload names a project of this organization. */
   project_name: string | null;
-  /** Who created the run and who approved it; the e-mail only while the person is a member (docs/share.md). */
+  /**
+   * Who created the run and who approved it; the e-mail only while the person is a member and the
+   * organization publishes e-mails (`share_identity`, docs/share.md).
+   */
   created_by: SharePerson | null;
   approved_by: SharePerson | null;
   created_at: string;

@@ -82,11 +82,14 @@ export function shareUseCases(deps: Deps): ShareUseCases {
       if (!withNames) return { row, checked, checkpoint, inclusion_proof, org, names: null };
       const payload = checked.receipt.payload;
       // Names come from this organization's own records only (members, projects), whatever ids a
-      // payload holds: a tampered payload cannot reveal another organization's people.
-      const person = async (id: string | null): Promise<SharePerson | null> =>
-        id === null
-          ? null
-          : { id, email: (await tx.memberships.get(row.org_id, id))?.email ?? null };
+      // payload holds: a tampered payload cannot reveal another organization's people. An
+      // organization that publishes ids only (share_identity "id") has no e-mail read at all.
+      const byEmail = (org?.share_identity ?? 'email') === 'email';
+      const person = async (id: string | null): Promise<SharePerson | null> => {
+        if (id === null) return null;
+        if (!byEmail) return { id, email: null };
+        return { id, email: (await tx.memberships.get(row.org_id, id))?.email ?? null };
+      };
       const projectId = stringAt(payload, 'run', 'project_id');
       const project = projectId === null ? null : await tx.projects.get(row.org_id, projectId);
       const names = {

@@ -38,6 +38,7 @@ const NAMED: Record<string, z.ZodType> = {
   AcceptInviteBody: core.AcceptInviteBody,
   InviteCreateBody: core.InviteCreateBody,
   MemberRoleBody: core.MemberRoleBody,
+  OrgUpdateBody: core.OrgUpdateBody,
   ApiKeyCreateBody: core.ApiKeyCreateBody,
   ProjectCreateBody: core.ProjectCreateBody,
   FlightSheet: core.FlightSheet,

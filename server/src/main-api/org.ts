@@ -7,6 +7,7 @@ import {
   MemberList,
   MemberRoleBody,
   Org,
+  OrgUpdateBody,
 } from '@runledger/core/schemas';
 import { z } from 'zod';
 import { withoutRemoteDevLink } from '../http/loopback.js';
@@ -28,6 +29,18 @@ export function orgRoutes({ runledger }: { runledger: Runledger }): Route[] {
       status: 200,
       response: Org,
       handler: async ({ actor }) => runledger.orgs.get(actor),
+    }),
+    defineRoute({
+      method: 'patch',
+      path: '/org',
+      summary:
+        'Changes how shared receipts show people: by e-mail or by id only (owner only; audited)',
+      tag: 'org',
+      auth: 'owner',
+      body: OrgUpdateBody,
+      status: 200,
+      response: Org,
+      handler: async ({ actor, body }) => runledger.orgs.update(actor, body),
     }),
     defineRoute({
       method: 'get',

@@ -384,3 +384,7 @@ CREATE TABLE rate_limit_windows (
     PRIMARY KEY (key, window_start)
   );
   CREATE INDEX rate_limit_windows_expiry ON rate_limit_windows (expires_at);
+
+-- migration 10: share identity
+ALTER TABLE orgs ADD COLUMN share_identity TEXT COLLATE "C" NOT NULL DEFAULT 'email'
+    CHECK (share_identity IN ('email', 'id'));
