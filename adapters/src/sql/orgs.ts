@@ -13,5 +13,9 @@ export function orgsRepository(sql: Sql): OrgsRepository {
     async byId(id) {
       return (await sql.get<OrgRecord>('SELECT * FROM orgs WHERE id = ?', [id])) ?? null;
     },
+    async ids() {
+      const rows = await sql.all<{ id: string }>('SELECT id FROM orgs ORDER BY id');
+      return rows.map((row) => row.id);
+    },
   };
 }

@@ -5,6 +5,11 @@
  * When a transaction takes several, it takes them in the order listed here (run mint before chain).
  */
 export const lockKeys = {
+  /**
+   * A named fact of the deployment (`deployment_state`): two instances starting at once read and
+   * change it one after the other, so a key rotation is recorded once.
+   */
+  deployment: (name: string) => `deployment:${name}`,
   /** The run's mint: one receipt per run, the second minter finds the first one's receipt. */
   runMint: (runId: string) => `run-mint:${runId}`,
   /** The organization's receipt chain head: one minter appends after it at a time, so no fork. */

@@ -402,3 +402,9 @@ CREATE TABLE rate_limit_windows (
     PRIMARY KEY (key, window_start)
   );
   CREATE INDEX rate_limit_windows_expiry ON rate_limit_windows (expires_at);
+
+-- migration 9: deployment state
+CREATE TABLE deployment_state (
+    name TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  );
