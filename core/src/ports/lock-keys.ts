@@ -37,6 +37,8 @@ export const lockKeys = {
    * The organization's audit chain head, its `audit` Merkle tree and its failed sign-in counters:
    * one audit receipt (and its leaf) is appended at a time. Taken last in any transaction, after
    * every other key (so the audit tree is ordered by this key, not by `merkleLog`).
+   * A signing key rotation takes every organization's, in org id order (the only transaction taking
+   * several).
    */
   auditChain: (orgId: string) => `audit-chain:${orgId}`,
 } as const;
