@@ -44,6 +44,11 @@ export {
   type BuiltAuditReceipt,
 } from './audit-receipts/build.js';
 export { SIGN_IN_FAILURE_WINDOW_MS } from './audit-receipts/record.js';
+export {
+  SIGNING_KEY_STATE,
+  recordSigningKeyRotation,
+  type KeyRotationResult,
+} from './audit-receipts/key-rotation.js';
 export { gradeTaskResult, type TaskGradeResult } from './tribunal/grading.js';
 export { API_KEY_PREFIX } from './secrets/api-key.js';
 export { constantTimeEqual, hashSecret } from './secrets/secret.js';

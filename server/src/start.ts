@@ -10,7 +10,7 @@ import {
   smtpMailer,
   systemClock,
 } from '@runledger/adapters';
-import { backfillLedgerTrees, createRunledger } from '@runledger/core';
+import { backfillLedgerTrees, createRunledger, recordSigningKeyRotation } from '@runledger/core';
 import type { Clock, Mailer } from '@runledger/core/ports';
 import type { Logger } from 'pino';
 import { createApp } from './app.js';
@@ -106,6 +106,13 @@ export async function startServer(
     // Receipts minted before the Merkle tree existed (migration 6) join their org's tree first.
     const backfilled = await backfillLedgerTrees(storage);
     if (backfilled > 0) logger.info({ backfilled }, 'ledger trees built for earlier receipts');
+    // A key other than the one the deployment last started with goes into every audit chain.
+    const rotation = await recordSigningKeyRotation(
+      storage,
+      config.checkpointSigner.keyId,
+      clock.now(),
+    );
+    if (rotation.receipts > 0) logger.info(rotation, 'signing key rotation recorded');
     const blobs = await openFileBlobStore(join(config.dataDir, 'blobs'));
     const rawSink = await openJsonlReceiptSink(join(config.dataDir, 'receipts'), {
       instance: config.instanceId,

@@ -22,5 +22,9 @@ export function orgsRepository(sql: Sql): OrgsRepository {
     async setShareIdentity(id, value) {
       await sql.run('UPDATE orgs SET share_identity = ? WHERE id = ?', [value, id]);
     },
+    async ids() {
+      const rows = await sql.all<{ id: string }>('SELECT id FROM orgs ORDER BY id');
+      return rows.map((row) => row.id);
+    },
   };
 }

@@ -4,6 +4,7 @@ import { apiKeysRepository } from './api-keys.js';
 import { auditReceiptsRepository, signInFailuresRepository } from './audit-receipts.js';
 import { computeNodesRepository, quotesRepository } from './compute.js';
 import { datasetsRepository } from './datasets.js';
+import { deploymentStateRepository } from './deployment-state.js';
 import { jobsRepository } from './jobs.js';
 import { checksRepository } from './checks.js';
 import { evidenceRepository } from './evidence.js';
@@ -56,6 +57,7 @@ export function repositories(sql: Sql): Repositories {
     auditReceipts: auditReceiptsRepository(sql),
     signInFailures: signInFailuresRepository(sql),
     rateLimits: rateLimitsRepository(sql),
+    deploymentState: deploymentStateRepository(sql),
     operations: operationsRepository(sql),
   };
 }

@@ -5,6 +5,7 @@ import { INTAKE_SCHEMA_SQL } from './intake-schema.js';
 import { MERKLE_SCHEMA } from '../sql/schema/merkle.js';
 import { AUDIT_SCHEMA } from '../sql/schema/audit.js';
 import { RATE_LIMITS_SCHEMA } from '../sql/schema/rate-limits.js';
+import { DEPLOYMENT_SCHEMA } from '../sql/schema/deployment.js';
 import { SHARE_IDENTITY_SCHEMA } from '../sql/schema/share-identity.js';
 
 /** Append-only: a released migration never changes; a schema change is a new version. */
@@ -14,6 +15,7 @@ export const migrations: readonly Migration[] = [
   { version: 6, name: 'merkle trees', sql: MERKLE_SCHEMA(sqliteDialect.types) },
   { version: 7, name: 'audit receipts', sql: AUDIT_SCHEMA(sqliteDialect.types) },
   { version: 8, name: 'rate limit windows', sql: RATE_LIMITS_SCHEMA(sqliteDialect.types) },
+  { version: 9, name: 'deployment state', sql: DEPLOYMENT_SCHEMA(sqliteDialect.types) },
   { version: 10, name: 'share identity', sql: SHARE_IDENTITY_SCHEMA(sqliteDialect.types) },
 ];
 

@@ -5,6 +5,11 @@
  * When a transaction takes several, it takes them in the order listed here (run mint before chain).
  */
 export const lockKeys = {
+  /**
+   * A named fact of the deployment (`deployment_state`): two instances starting at once read and
+   * change it one after the other, so a key rotation is recorded once.
+   */
+  deployment: (name: string) => `deployment:${name}`,
   /** The run's mint: one receipt per run, the second minter finds the first one's receipt. */
   runMint: (runId: string) => `run-mint:${runId}`,
   /** The organization's receipt chain head: one minter appends after it at a time, so no fork. */
@@ -32,6 +37,8 @@ export const lockKeys = {
    * The organization's audit chain head, its `audit` Merkle tree and its failed sign-in counters:
    * one audit receipt (and its leaf) is appended at a time. Taken last in any transaction, after
    * every other key (so the audit tree is ordered by this key, not by `merkleLog`).
+   * A signing key rotation takes every organization's, in org id order (the only transaction taking
+   * several).
    */
   auditChain: (orgId: string) => `audit-chain:${orgId}`,
 } as const;

@@ -1,7 +1,14 @@
 /**
  * Storage for operations: shared rate-limit windows (so every instance on one database counts
- * against the same limit) and the figures /metrics reads at scrape time.
+ * against the same limit), the deployment's own state, and the figures /metrics reads at scrape time.
  */
+
+/** Named facts about the whole deployment (table `deployment_state`), shared by every instance. */
+export interface DeploymentStateRepository {
+  get(name: string): Promise<string | null>;
+  /** Inserts or replaces the value of `name`. */
+  put(name: string, value: string): Promise<void>;
+}
 
 export interface RateLimitsRepository {
   /**

@@ -12,7 +12,11 @@ import type {
 import type { IncidentsRepository } from './incident-storage.js';
 import type { MerkleStorage } from './merkle-storage.js';
 import type { AuditReceiptsRepository, SignInFailuresRepository } from './audit-storage.js';
-import type { OperationsRepository, RateLimitsRepository } from './operations-storage.js';
+import type {
+  DeploymentStateRepository,
+  OperationsRepository,
+  RateLimitsRepository,
+} from './operations-storage.js';
 import type {
   ChecksRepository,
   EvidenceRepository,
@@ -92,6 +96,7 @@ export interface Repositories {
   auditReceipts: AuditReceiptsRepository;
   signInFailures: SignInFailuresRepository;
   rateLimits: RateLimitsRepository;
+  deploymentState: DeploymentStateRepository;
   operations: OperationsRepository;
 }
 
@@ -133,6 +138,8 @@ export interface OrgsRepository {
   ): Promise<void>;
   byId(id: string): Promise<OrgRecord | null>;
   setShareIdentity(id: string, value: ShareIdentity): Promise<void>;
+  /** Every organization's id, in id order. */
+  ids(): Promise<string[]>;
 }
 
 export interface MembershipRecord {

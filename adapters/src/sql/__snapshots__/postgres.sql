@@ -385,6 +385,12 @@ CREATE TABLE rate_limit_windows (
   );
   CREATE INDEX rate_limit_windows_expiry ON rate_limit_windows (expires_at);
 
+-- migration 9: deployment state
+CREATE TABLE deployment_state (
+    name TEXT COLLATE "C" PRIMARY KEY,
+    value TEXT COLLATE "C" NOT NULL
+  );
+
 -- migration 10: share identity
 ALTER TABLE orgs ADD COLUMN share_identity TEXT COLLATE "C" NOT NULL DEFAULT 'email'
     CHECK (share_identity IN ('email', 'id'));

@@ -403,6 +403,12 @@ CREATE TABLE rate_limit_windows (
   );
   CREATE INDEX rate_limit_windows_expiry ON rate_limit_windows (expires_at);
 
+-- migration 9: deployment state
+CREATE TABLE deployment_state (
+    name TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  );
+
 -- migration 10: share identity
 ALTER TABLE orgs ADD COLUMN share_identity TEXT NOT NULL DEFAULT 'email'
     CHECK (share_identity IN ('email', 'id'));
