@@ -53,6 +53,18 @@ export async function readResult(page: Page, timeout = 30_000): Promise<Shown> {
   };
 }
 
+/** The page as the test server serves it at /verify, its errors collected. */
+export async function servedVerifyPage(
+  browser: Browser,
+  serverUrl: string,
+  errors: string[],
+): Promise<Page> {
+  const page = await browser.newPage({ viewport: VIEWPORTS.desktop });
+  errors.push(...collectPageErrors(page));
+  await page.goto(`${serverUrl}/verify`);
+  return page;
+}
+
 /** The saved single file, opened from file:// in a context that aborts (and records) every other request. */
 export async function offlinePage(
   browser: Browser,

@@ -5,12 +5,19 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildVerifyPage } from '../../verify-tool/src/web/build.js';
 import { signIn } from '../helpers/auth.js';
-import { collectPageErrors, launchBrowser, VIEWPORTS } from '../helpers/browser.js';
+import { launchBrowser } from '../helpers/browser.js';
 import { apiClient } from '../helpers/openapi.js';
 import { approvedRun, mint, newProject, sharePath, type MintedReceipt } from '../helpers/runs.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { tamperPdfBundle } from './files.js';
-import { offlinePage, readResult, sameVerdicts, verifyIn, type Shown } from './page.js';
+import {
+  offlinePage,
+  readResult,
+  sameVerdicts,
+  servedVerifyPage,
+  verifyIn,
+  type Shown,
+} from './page.js';
 
 const PASSED = '✓ passed';
 const FAILED = '✗ FAILED';
@@ -59,12 +66,7 @@ describe('the verify page, from a receipt’s share link or PDF', () => {
     await rm(work, { recursive: true, force: true });
   });
 
-  async function servedPage(): Promise<Page> {
-    const page = await browser.newPage({ viewport: VIEWPORTS.desktop });
-    errors.push(...collectPageErrors(page));
-    await page.goto(`${server.url}/verify`);
-    return page;
-  }
+  const servedPage = () => servedVerifyPage(browser, server.url, errors);
 
   async function verifyLink(page: Page, link: string, keys = ''): Promise<void> {
     await page.locator('#result').evaluate((el: { hidden: boolean }) => {

@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildVerifyPage } from '../../verify-tool/src/web/build.js';
 import { signIn, type SignedIn } from '../helpers/auth.js';
@@ -18,7 +18,7 @@ import {
   tamper,
   truncate,
 } from './files.js';
-import { offlinePage, readResult, sameVerdicts, verifyIn } from './page.js';
+import { offlinePage, readResult, sameVerdicts, servedVerifyPage, verifyIn } from './page.js';
 
 const PASSED = '✓ passed';
 const FAILED = '✗ FAILED';
@@ -72,12 +72,7 @@ describe('the verify page', () => {
     await rm(work, { recursive: true, force: true });
   });
 
-  async function servedPage(): Promise<Page> {
-    const page = await browser.newPage({ viewport: VIEWPORTS.desktop });
-    errors.push(...collectPageErrors(page));
-    await page.goto(`${server.url}/verify`);
-    return page;
-  }
+  const servedPage = () => servedVerifyPage(browser, server.url, errors);
 
   it('is served with a strict CSP and no inline script or style', async () => {
     const page = await fetch(`${server.url}/verify`);
