@@ -1,3 +1,5 @@
+import { SHARE_JSON_ATTACHMENT } from '../ledger/shared-receipt.js';
+
 /**
  * A receipt PDF from the server carries its own bundle: the share JSON (receipt, signed checkpoint,
  * inclusion proof) as the embedded file `share.json`. This finds it in the PDF's bytes without a
@@ -9,7 +11,9 @@
  * the cross-reference table is not needed; a PDF re-saved with compressed object streams hides the
  * file specification and is refused like a PDF without a bundle.
  */
-export const BUNDLE_NAME = 'share.json';
+
+/** `/F (share.json)` or `/UF (share.json)` in a file specification. */
+const NAMED = new RegExp(`/U?F\\s*\\(${SHARE_JSON_ATTACHMENT.replaceAll('.', '\\.')}\\)`);
 
 /** The inflated bundle is a share JSON, so it has the share JSON's limit. */
 const BUNDLE_LIMIT_BYTES = 16 * 1024 * 1024;
@@ -54,7 +58,8 @@ async function inflate(data: Uint8Array): Promise<Uint8Array> {
   let size = 0;
   for await (const part of stream as unknown as AsyncIterable<Uint8Array>) {
     size += part.length;
-    if (size > BUNDLE_LIMIT_BYTES) throw new PdfBundleError(`${BUNDLE_NAME} is larger than 16 MiB`);
+    if (size > BUNDLE_LIMIT_BYTES)
+      throw new PdfBundleError(`${SHARE_JSON_ATTACHMENT} is larger than 16 MiB`);
     parts.push(part);
   }
   const out = new Uint8Array(size);
@@ -76,31 +81,32 @@ export async function embeddedShareJson(bytes: Uint8Array): Promise<string | nul
   const body = (o: { start: number; end: number }) => text.slice(o.start, o.end);
   const spec = all.find((o) => {
     const dict = dictOf(body(o));
-    return /\/Type\s*\/Filespec\b/.test(dict) && /\/U?F\s*\(share\.json\)/.test(dict);
+    return /\/Type\s*\/Filespec\b/.test(dict) && NAMED.test(dict);
   });
   const ref = spec && /\/EF\s*<<\s*\/F\s+(\d+)\s+0\s+R/.exec(dictOf(body(spec)))?.[1];
   if (ref === undefined) return null;
   const file = all.find((o) => o.num === ref);
-  if (file === undefined) throw new PdfBundleError(`the PDF names ${BUNDLE_NAME} but lacks it`);
+  if (file === undefined)
+    throw new PdfBundleError(`the PDF names ${SHARE_JSON_ATTACHMENT} but lacks it`);
   const fileBody = body(file);
   const dict = dictOf(fileBody);
   const streamAt = /\bstream\r?\n/.exec(fileBody);
   const length = /\/Length\s+(\d+)(?!\s+\d+\s+R)/.exec(dict)?.[1];
   if (streamAt === null || length === undefined) {
-    throw new PdfBundleError(`${BUNDLE_NAME} in this PDF has no readable stream`);
+    throw new PdfBundleError(`${SHARE_JSON_ATTACHMENT} in this PDF has no readable stream`);
   }
   const from = file.start + streamAt.index + streamAt[0].length;
   const data = bytes.subarray(from, from + Number(length));
   const filter = /\/Filter\s*\/(\w+)/.exec(dict)?.[1];
   if (filter !== undefined && filter !== 'FlateDecode') {
-    throw new PdfBundleError(`${BUNDLE_NAME} in this PDF is encoded with ${filter}`);
+    throw new PdfBundleError(`${SHARE_JSON_ATTACHMENT} in this PDF is encoded with ${filter}`);
   }
   let raw: Uint8Array;
   try {
     raw = filter === undefined ? data : await inflate(data);
   } catch (error) {
     if (error instanceof PdfBundleError) throw error;
-    throw new PdfBundleError(`${BUNDLE_NAME} in this PDF cannot be inflated`);
+    throw new PdfBundleError(`${SHARE_JSON_ATTACHMENT} in this PDF cannot be inflated`);
   }
   return new TextDecoder().decode(raw);
 }

@@ -1,8 +1,9 @@
 import { isInputError } from '../errors.js';
 import { ExportVerifier } from '../export/verify.js';
 import type { TrustedKey } from '../note/keyring.js';
+import { SHARE_JSON_ATTACHMENT } from '../ledger/shared-receipt.js';
 import { streamLineBatches } from './lines.js';
-import { BUNDLE_NAME, embeddedShareJson, isPdf, PdfBundleError } from './pdf-bundle.js';
+import { embeddedShareJson, isPdf, PdfBundleError } from './pdf-bundle.js';
 import { payloadHashes } from './payload-hash.js';
 import { exportReport, unreadableReport, type Report } from './report.js';
 import { verifyShareDocument } from './share.js';
@@ -54,7 +55,7 @@ async function verifyReceiptPdf(file: FileLike, options: VerifyFileOptions): Pro
   if (text === null) {
     return refuse(
       'no_bundle',
-      `this PDF carries no embedded ${BUNDLE_NAME}: it is not a runledger receipt PDF, or one made before receipts carried their bundle. Open the share link printed on it, download the share JSON there and drop that here`,
+      `this PDF carries no embedded ${SHARE_JSON_ATTACHMENT}: it is not a runledger receipt PDF, or one made before receipts carried their bundle. Open the share link printed on it, download the share JSON there and drop that here`,
     );
   }
   await options.onProgress?.(file.size, file.size);
@@ -62,12 +63,15 @@ async function verifyReceiptPdf(file: FileLike, options: VerifyFileOptions): Pro
   try {
     doc = JSON.parse(text) as unknown;
   } catch (error) {
-    return refuse('bad_share', `the PDF's ${BUNDLE_NAME} is not JSON: ${(error as Error).message}`);
+    return refuse(
+      'bad_share',
+      `the PDF's ${SHARE_JSON_ATTACHMENT} is not JSON: ${(error as Error).message}`,
+    );
   }
   const report = verifyShareDocument(doc, options.keys);
   return {
     ...report,
-    facts: [['Read from', `${BUNDLE_NAME} embedded in the PDF`], ...report.facts],
+    facts: [['Read from', `${SHARE_JSON_ATTACHMENT} embedded in the PDF`], ...report.facts],
   };
 }
 

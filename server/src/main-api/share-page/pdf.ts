@@ -1,4 +1,5 @@
 import PDFDocument from 'pdfkit';
+import { SHARE_JSON_ATTACHMENT } from '@runledger/verify';
 import type { RunReceiptPayload, ShareView } from '@runledger/core';
 import { registerFaces } from './pdf/fonts.js';
 import { isolate } from './pdf/tokens.js';
@@ -123,7 +124,7 @@ function verificationSection(doc: Doc, v: Verification, bundled: boolean): void 
   if (bundled) {
     writeText(
       doc,
-      `This PDF carries the share JSON as its attached file ${BUNDLE_NAME}: drop the PDF itself on ${v.verifyUrl} (or the saved page, offline), or save the attachment and verify it as above.`,
+      `This PDF carries the share JSON as its attached file ${SHARE_JSON_ATTACHMENT}: drop the PDF itself on ${v.verifyUrl} (or the saved page, offline), or save the attachment and verify it as above.`,
       box(doc),
       BODY,
     );
@@ -191,9 +192,6 @@ function frame(doc: Doc, receiptId: string, v: Verification): void {
   }
 }
 
-/** The embedded file a verifier looks for (the verify page's pdf-bundle reader). */
-export const BUNDLE_NAME = 'share.json';
-
 /**
  * The receipt as a PDF: the verification result first, then the run, verdict, approval, checks and
  * evidence, what was checked and how to check it, a legend and the hashes. Every page has a header
@@ -260,7 +258,7 @@ export function sharePdf(view: ShareView, shareJson?: string): Promise<Buffer> {
   frame(doc, receipt.receipt_id, v);
   if (shareJson !== undefined) {
     doc.file(Buffer.from(shareJson, 'utf8'), {
-      name: BUNDLE_NAME,
+      name: SHARE_JSON_ATTACHMENT,
       type: 'application/json',
       description: `runledger share JSON of receipt ${receipt.receipt_id}: receipt, signed checkpoint, inclusion proof`,
     });
