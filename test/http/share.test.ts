@@ -114,6 +114,14 @@ describe('the public share view', () => {
       const doc = JSON.parse(attached) as Record<string, unknown>;
       expect(doc).toMatchObject({ receipt_id: receipt.receipt_id, verified: true });
       expect(Object.keys(doc)).toEqual(expect.arrayContaining(['checkpoint', 'inclusion_proof']));
+      // The printed pages say so, where they explain how to check the receipt.
+      const printed = execFileSync('pdftotext', ['receipt.pdf', '-'], {
+        cwd: dir,
+        encoding: 'utf8',
+      });
+      expect(printed.replace(/\s+/g, ' ')).toContain(
+        'This PDF carries the share JSON as its attached file share.json: drop the PDF itself on',
+      );
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
