@@ -184,7 +184,8 @@ async function runLink(): Promise<void> {
 
 form.addEventListener('submit', (event) => {
   event.preventDefault();
-  void run();
+  // Enter in the link field verifies the link, not the file.
+  void (document.activeElement === shareLink ? runLink() : run());
 });
 verifyLink.addEventListener('click', () => {
   void runLink();
