@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn, type SignedIn } from '../helpers/auth.js';
 import { apiClient, type Api } from '../helpers/openapi.js';
@@ -87,6 +91,40 @@ describe('the public share view', () => {
     expect(text).toContain(`runledger receipt ${receipt.receipt_id}`);
     expect(text).toContain(receipt.receipt_sha256);
     expect(text.trimEnd().endsWith('%%EOF')).toBe(true);
+  });
+
+  it('attaches the share JSON to the PDF as share.json, byte for byte the JSON answer', async () => {
+    const pdf = await api('GET', sharePath(receipt.pdf_url));
+    const json = await fetch(`${server.url}${sharePath(receipt.share_url)}`, {
+      headers: { accept: 'application/json' },
+    });
+    const answer = await json.text();
+    const dir = await mkdtemp(join(tmpdir(), 'runledger-pdf-bundle-'));
+    try {
+      await writeFile(join(dir, 'receipt.pdf'), pdf.bytes);
+      // poppler's own reader, not ours: the attachment is a real PDF embedded file.
+      const list = execFileSync('pdfdetach', ['-list', 'receipt.pdf'], {
+        cwd: dir,
+        encoding: 'utf8',
+      });
+      expect(list.trim().split('\n')).toEqual(['1 embedded files', '1: share.json']);
+      execFileSync('pdfdetach', ['-saveall', 'receipt.pdf'], { cwd: dir });
+      const attached = await readFile(join(dir, 'share.json'), 'utf8');
+      expect(attached).toBe(answer);
+      const doc = JSON.parse(attached) as Record<string, unknown>;
+      expect(doc).toMatchObject({ receipt_id: receipt.receipt_id, verified: true });
+      expect(Object.keys(doc)).toEqual(expect.arrayContaining(['checkpoint', 'inclusion_proof']));
+      // The printed pages say so, where they explain how to check the receipt.
+      const printed = execFileSync('pdftotext', ['receipt.pdf', '-'], {
+        cwd: dir,
+        encoding: 'utf8',
+      });
+      expect(printed.replace(/\s+/g, ' ')).toContain(
+        'This PDF carries the share JSON as its attached file share.json: drop the PDF itself on',
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('names the project and the approver from the organization’s records, keeping the ids', async () => {

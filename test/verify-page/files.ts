@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { deflateSync, inflateSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { formatVkey, noteSigner, parseVkey, publishedKey } from '@runledger/verify';
 
@@ -56,4 +57,29 @@ export function tamper(exportText: string, lineNo: number, from: string, to: str
   if (!line.includes(from)) throw new Error(`line ${lineNo} has no ${from}`);
   lines[lineNo - 1] = line.replace(from, to);
   return lines.join('\n');
+}
+
+/**
+ * A receipt PDF whose embedded share.json says something else: the stream is inflated, edited,
+ * deflated again and put back with its new /Length (the cross-reference offsets are left stale,
+ * as a careless editor would).
+ */
+export function tamperPdfBundle(pdf: Uint8Array, edit: (json: string) => string): Buffer {
+  const text = Buffer.from(pdf).toString('latin1');
+  const object = text.indexOf('/Type /EmbeddedFile');
+  const streamAt = text.indexOf('stream\n', object) + 'stream\n'.length;
+  const length = /\/Length (\d+)/.exec(text.slice(object, streamAt));
+  if (object === -1 || length === null) throw new Error('the PDF has no embedded file');
+  const lengthAt = object + length.index;
+  const json = inflateSync(pdf.subarray(streamAt, streamAt + Number(length[1]))).toString('utf8');
+  const edited = edit(json);
+  if (edited === json) throw new Error('the edit changed nothing');
+  const data = deflateSync(Buffer.from(edited, 'utf8'));
+  return Buffer.concat([
+    Buffer.from(text.slice(0, lengthAt), 'latin1'),
+    Buffer.from(`/Length ${data.length}`, 'latin1'),
+    Buffer.from(text.slice(lengthAt + length[0].length, streamAt), 'latin1'),
+    data,
+    Buffer.from(pdf.subarray(streamAt + Number(length[1]))),
+  ]);
 }

@@ -1,4 +1,6 @@
-import type { Page } from 'playwright-core';
+import { pathToFileURL } from 'node:url';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { collectPageErrors, VIEWPORTS } from '../helpers/browser.js';
 
 /** What the page shows after a verification, read from the DOM as a person would see it. */
 export interface Shown {
@@ -13,7 +15,7 @@ export interface Shown {
 /** Chooses a file (and keys), presses Verify and reads the result. */
 export async function verifyIn(
   page: Page,
-  file: { name: string; text: string } | string,
+  file: { name: string; text: string | Uint8Array } | string,
   keys = '',
 ): Promise<Shown> {
   await page.locator('#result').evaluate((el: { hidden: boolean }) => {
@@ -49,4 +51,56 @@ export async function readResult(page: Page, timeout = 30_000): Promise<Shown> {
     checks: Object.fromEntries((await rows('checks')).map(([name, result]) => [name, result])),
     findings: await rows('findings'),
   };
+}
+
+/** The page as the test server serves it at /verify, its errors collected. */
+export async function servedVerifyPage(
+  browser: Browser,
+  serverUrl: string,
+  errors: string[],
+): Promise<Page> {
+  const page = await browser.newPage({ viewport: VIEWPORTS.desktop });
+  errors.push(...collectPageErrors(page));
+  await page.goto(`${serverUrl}/verify`);
+  return page;
+}
+
+/** The saved single file, opened from file:// in a context that aborts (and records) every other request. */
+export async function offlinePage(
+  browser: Browser,
+  file: string,
+  errors: string[],
+): Promise<{ page: Page; context: BrowserContext; requested: string[] }> {
+  const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
+  const requested: string[] = [];
+  await context.route('**', (route) => {
+    const url = route.request().url();
+    if (url.startsWith('file:')) return route.continue();
+    requested.push(url);
+    return route.abort();
+  });
+  const page = await context.newPage();
+  errors.push(...collectPageErrors(page));
+  await page.goto(pathToFileURL(file).href);
+  return { page, context, requested };
+}
+
+/** Verifies each case on both pages, expects the same result (but the status line), returns the verdict classes. */
+export async function sameVerdicts(
+  offline: Page,
+  served: Page,
+  cases: [{ name: string; text: string | Uint8Array }, string][],
+): Promise<string[]> {
+  const verdicts: string[] = [];
+  for (const [file, keys] of cases) {
+    const there: Shown = await verifyIn(offline, file, keys);
+    const here: Shown = await verifyIn(served, file, keys);
+    if (JSON.stringify({ ...there, status: '' }) !== JSON.stringify({ ...here, status: '' })) {
+      throw new Error(
+        `${file.name}: offline ${JSON.stringify(there)} differs from served ${JSON.stringify(here)}`,
+      );
+    }
+    verdicts.push(there.verdictClass);
+  }
+  return verdicts;
 }

@@ -1052,8 +1052,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * The receipt as a PDF: org and run, verdict, checks, hashes, verification result, QR code of share_url
-     * @description The receipt as a PDF: org and run, verdict, checks, hashes, verification result, QR code of share_url.
+     * The receipt as a PDF: org and run, verdict, checks, hashes, verification result, QR code of share_url; the share JSON is attached as the embedded file share.json
+     * @description The receipt as a PDF: org and run, verdict, checks, hashes, verification result, QR code of share_url; the share JSON is attached as the embedded file share.json.
      *
      *     Needs no credentials.
      */

@@ -14,6 +14,15 @@ function shareHeaders(res: Response): void {
   res.setHeader('Content-Security-Policy', SHARE_PAGE_CSP);
 }
 
+/** The share link's JSON answer, from the view the page and the PDF are drawn from. */
+function sharedReceiptOf(view: ShareView): SharedReceipt {
+  return SharedReceipt.parse({
+    ...view.receipt,
+    checkpoint: view.checkpoint,
+    inclusion_proof: view.inclusion_proof,
+  });
+}
+
 export function shareRoutes({ runledger }: { runledger: Runledger }): Route[] {
   return [
     defineRoute({
@@ -37,18 +46,14 @@ export function shareRoutes({ runledger }: { runledger: Runledger }): Route[] {
         if (!wantsHtml) return runledger.share.get(params.share_token);
         const view = await runledger.share.view(params.share_token);
         res.locals.shareView = view;
-        return {
-          ...view.receipt,
-          checkpoint: view.checkpoint!,
-          inclusion_proof: view.inclusion_proof!,
-        };
+        return sharedReceiptOf(view);
       },
     }),
     defineRoute({
       method: 'get',
       path: '/share/{share_token}/pdf',
       summary:
-        'The receipt as a PDF: org and run, verdict, checks, hashes, verification result, QR code of share_url',
+        'The receipt as a PDF: org and run, verdict, checks, hashes, verification result, QR code of share_url; the share JSON is attached as the embedded file share.json',
       tag: 'share',
       auth: 'none',
       params: ShareParams,
@@ -60,7 +65,8 @@ export function shareRoutes({ runledger }: { runledger: Runledger }): Route[] {
       handler: async ({ params, res }) => {
         shareHeaders(res);
         const view = await runledger.share.view(params.share_token);
-        const pdf = await sharePdf(view);
+        // The same bytes as the JSON answer (res.json is JSON.stringify of the checked value).
+        const pdf = await sharePdf(view, JSON.stringify(sharedReceiptOf(view)));
         res.status(200);
         res.setHeader('Content-Type', 'application/pdf');
         res.setHeader(

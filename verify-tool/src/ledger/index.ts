@@ -9,6 +9,7 @@ export {
 } from './signed-checkpoint.js';
 export { ReceiptTree, receiptLeaf } from './receipt-tree.js';
 export {
+  SHARE_JSON_ATTACHMENT,
   verifySharedReceipt,
   type SharedReceiptFindingCode,
   type SharedReceiptResult,

@@ -40,6 +40,9 @@ export interface SharedReceiptResult {
   authorship: Authorship;
 }
 
+/** The name under which a receipt PDF attaches its share JSON (an embedded file). */
+export const SHARE_JSON_ATTACHMENT = 'share.json';
+
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 

@@ -1,6 +1,9 @@
 /// <reference lib="dom" />
+import type { TrustedKey } from '../note/keyring.js';
 import { parseKeyText } from './keys.js';
 import type { CheckStatus, Report } from './report.js';
+import { verifyShareDocument } from './share.js';
+import { shareJsonUrl } from './share-link.js';
 import { verifyFile } from './verify-file.js';
 
 /**
@@ -17,6 +20,8 @@ const keysBox = byId<HTMLTextAreaElement>('keys');
 const keyFile = byId<HTMLInputElement>('key-file');
 const fetchKeys = byId<HTMLButtonElement>('fetch-keys');
 const runButton = byId<HTMLButtonElement>('run');
+const shareLink = byId<HTMLInputElement>('share-link');
+const verifyLink = byId<HTMLButtonElement>('verify-link');
 const progressBox = byId<HTMLDivElement>('progress-box');
 const progress = byId<HTMLProgressElement>('progress');
 const progressText = byId<HTMLParagraphElement>('progress-text');
@@ -109,13 +114,11 @@ async function onProgress(bytesRead: number, total: number): Promise<void> {
   }
 }
 
-async function run(): Promise<void> {
-  const file = fileInput.files?.[0] ?? dropped;
-  if (file === undefined) {
-    showError('Choose or drop a file first.');
-    fileInput.focus();
-    return;
-  }
+/** Reads the key box, runs one verification with the controls held, and shows its report. */
+async function verifying(
+  what: string,
+  work: (keys: readonly TrustedKey[] | undefined) => Promise<Report>,
+): Promise<void> {
   const keys = parseKeyText(keysBox.value);
   if (keys.status === 'bad') {
     showError(`The key cannot be used: ${keys.message}`);
@@ -123,28 +126,69 @@ async function run(): Promise<void> {
     return;
   }
   runButton.disabled = true;
+  verifyLink.disabled = true;
   result.hidden = true;
-  progress.value = 0;
-  progressText.textContent = '';
-  progressBox.hidden = false;
   status.className = '';
-  status.textContent = `Verifying ${file.name}…`;
+  status.textContent = `Verifying ${what}…`;
   try {
-    const report = await verifyFile(file, {
-      ...(keys.status === 'keys' ? { keys: keys.keys } : {}),
-      onProgress,
-    });
-    show(report);
+    show(await work(keys.status === 'keys' ? keys.keys : undefined));
   } catch (error) {
     showError(`Verification stopped: ${(error as Error).message}`);
   } finally {
     runButton.disabled = false;
+    verifyLink.disabled = false;
   }
+}
+
+async function run(): Promise<void> {
+  const file = fileInput.files?.[0] ?? dropped;
+  if (file === undefined) {
+    showError('Choose or drop a file first.');
+    fileInput.focus();
+    return;
+  }
+  await verifying(file.name, (keys) => {
+    progress.value = 0;
+    progressText.textContent = '';
+    progressBox.hidden = false;
+    return verifyFile(file, { ...(keys === undefined ? {} : { keys }), onProgress });
+  });
+}
+
+/** The share JSON of a link to this deployment, fetched without credentials, verified as dropped. */
+async function runLink(): Promise<void> {
+  const target = shareJsonUrl(shareLink.value, location.href);
+  if ('refused' in target) {
+    showError(target.refused);
+    shareLink.focus();
+    return;
+  }
+  await verifying('the share link', async (keys) => {
+    progressBox.hidden = true;
+    const response = await fetch(target.url, {
+      headers: { Accept: 'application/json' },
+      credentials: 'omit',
+      cache: 'no-store',
+      redirect: 'error',
+    }).catch(() => {
+      throw new Error('the share link could not be fetched from this deployment');
+    });
+    if (response.status === 404) throw new Error('this deployment has no receipt at that link');
+    if (!response.ok) throw new Error(`this deployment answered ${response.status}`);
+    const doc = (await response.json().catch(() => {
+      throw new Error('the share link did not answer JSON');
+    })) as unknown;
+    return verifyShareDocument(doc, keys);
+  });
 }
 
 form.addEventListener('submit', (event) => {
   event.preventDefault();
-  void run();
+  // Enter in the link field verifies the link, not the file.
+  void (document.activeElement === shareLink ? runLink() : run());
+});
+verifyLink.addEventListener('click', () => {
+  void runLink();
 });
 fileInput.addEventListener('change', () => {
   dropped = undefined;

@@ -75,10 +75,14 @@ ${'src' in assets.script ? script : ''}
 <form id="verify-form" novalidate>
 <fieldset>
 <legend>1. The file</legend>
-<label for="file">An export (<code>.ndjson</code>, from <code>GET /ledger/export</code>) or a share JSON</label>
-<input type="file" id="file" name="file" accept=".ndjson,.jsonl,.json,.txt,application/json,application/x-ndjson,text/plain" aria-describedby="drop-hint">
+<label for="file">An export (<code>.ndjson</code>, from <code>GET /ledger/export</code>), a share JSON or a receipt PDF</label>
+<input type="file" id="file" name="file" accept=".ndjson,.jsonl,.json,.txt,.pdf,application/json,application/x-ndjson,text/plain,application/pdf" aria-describedby="drop-hint">
 <div class="drop" id="drop" aria-hidden="true">…or drop it here</div>
-<p class="hint" id="drop-hint">Large exports are read in chunks; a 100 MB export works.</p>
+<p class="hint" id="drop-hint">Large exports are read in chunks; a 100 MB export works. A receipt PDF carries its share JSON (receipt, signed checkpoint, inclusion proof) as the attached file <code>share.json</code>.</p>
+<label for="share-link">…or a receipt’s share link (printed on its PDF)</label>
+<input type="url" id="share-link" name="share-link" autocomplete="off" spellcheck="false" aria-describedby="share-link-hint">
+<p class="hint" id="share-link-hint">Served by a deployment, the page fetches the share JSON of a link to that deployment; a link elsewhere is downloaded there and dropped here.</p>
+<p><button type="button" class="secondary" id="verify-link">Verify the share link</button></p>
 </fieldset>
 <fieldset>
 <legend>2. The deployment’s public key (optional)</legend>

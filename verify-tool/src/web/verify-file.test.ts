@@ -53,4 +53,21 @@ describe('verifyFile (the page’s reading of a file)', () => {
     expect((await verifyFile(blobOf('{\n "receipt_id": 1\n}'))).subject).toBe('share');
     expect((await verifyFile(blobOf('{"receipt_id": 1}'))).verdict).toBe('unreadable');
   });
+
+  it('verifies a PDF by its attached share.json, and refuses a PDF without one', async () => {
+    const pdfOf = (name: string, json: string) =>
+      blobOf(
+        `%PDF-1.3\n9 0 obj\n<<\n/Type /EmbeddedFile\n/Length ${new TextEncoder().encode(json).length}\n>>\nstream\n${json}\nendstream\nendobj\n` +
+          `10 0 obj\n<<\n/Type /Filespec\n/F (${name})\n/EF <<\n/F 9 0 R\n>>\n>>\nendobj\n%%EOF\n`,
+      );
+    const receipt = lines[2]!;
+    const bundled = await verifyFile(pdfOf('share.json', receipt));
+    // The export line is a receipt without checkpoint or proof: what a share JSON of it proves.
+    expect(bundled).toMatchObject({ subject: 'share', verdict: 'partial' });
+    expect(bundled.facts[0]).toEqual(['Read from', 'share.json embedded in the PDF']);
+    const edited = await verifyFile(pdfOf('share.json', receipt.replace('"org_w"', '"org_x"')));
+    expect(edited.findings.map((f) => f.code)).toContain('hash_mismatch');
+    const bare = await verifyFile(pdfOf('notes.json', receipt));
+    expect(bare).toMatchObject({ verdict: 'unreadable', findings: [{ code: 'no_bundle' }] });
+  });
 });

@@ -1,7 +1,9 @@
 import { isInputError } from '../errors.js';
 import { ExportVerifier } from '../export/verify.js';
 import type { TrustedKey } from '../note/keyring.js';
+import { SHARE_JSON_ATTACHMENT } from '../ledger/shared-receipt.js';
 import { streamLineBatches } from './lines.js';
+import { embeddedShareJson, isPdf, PdfBundleError } from './pdf-bundle.js';
 import { payloadHashes } from './payload-hash.js';
 import { exportReport, unreadableReport, type Report } from './report.js';
 import { verifyShareDocument } from './share.js';
@@ -12,6 +14,7 @@ export interface FileLike {
   slice(start?: number, end?: number): FileLike;
   stream(): ReadableStream<Uint8Array>;
   text(): Promise<string>;
+  arrayBuffer(): Promise<ArrayBuffer>;
 }
 
 export interface VerifyFileOptions {
@@ -23,6 +26,8 @@ export interface VerifyFileOptions {
 /** A share JSON is read whole; anything larger is taken for an export. */
 export const SHARE_LIMIT_BYTES = 16 * 1024 * 1024;
 const SNIFF_BYTES = 64 * 1024;
+/** A receipt PDF is read whole to find its embedded share JSON. */
+export const PDF_LIMIT_BYTES = 64 * 1024 * 1024;
 
 /** An export's first line is its header, a JSON object with `format`; a share JSON is one document. */
 async function looksLikeExport(file: FileLike): Promise<boolean> {
@@ -36,8 +41,47 @@ async function looksLikeExport(file: FileLike): Promise<boolean> {
   }
 }
 
-/** Verifies an export (streamed, in bounded memory) or a share JSON with the library's checks. */
+/** A receipt PDF: the share JSON it carries as `share.json`, verified; refused when it has none. */
+async function verifyReceiptPdf(file: FileLike, options: VerifyFileOptions): Promise<Report> {
+  const refuse = (code: string, message: string) => unreadableReport('share', code, message);
+  if (file.size > PDF_LIMIT_BYTES) return refuse('bad_pdf', 'the PDF is larger than 64 MiB');
+  let text: string | null;
+  try {
+    text = await embeddedShareJson(new Uint8Array(await file.arrayBuffer()));
+  } catch (error) {
+    if (error instanceof PdfBundleError) return refuse('bad_pdf', error.message);
+    throw error;
+  }
+  if (text === null) {
+    return refuse(
+      'no_bundle',
+      `this PDF carries no embedded ${SHARE_JSON_ATTACHMENT}: it is not a runledger receipt PDF, or one made before receipts carried their bundle. Open the share link printed on it, download the share JSON there and drop that here`,
+    );
+  }
+  await options.onProgress?.(file.size, file.size);
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text) as unknown;
+  } catch (error) {
+    return refuse(
+      'bad_share',
+      `the PDF's ${SHARE_JSON_ATTACHMENT} is not JSON: ${(error as Error).message}`,
+    );
+  }
+  const report = verifyShareDocument(doc, options.keys);
+  return {
+    ...report,
+    facts: [['Read from', `${SHARE_JSON_ATTACHMENT} embedded in the PDF`], ...report.facts],
+  };
+}
+
+/**
+ * Verifies an export (streamed, in bounded memory), a share JSON or a receipt PDF's embedded share
+ * JSON with the library's checks.
+ */
 export async function verifyFile(file: FileLike, options: VerifyFileOptions = {}): Promise<Report> {
+  const magic = new Uint8Array(await file.slice(0, 5).arrayBuffer());
+  if (isPdf(magic)) return verifyReceiptPdf(file, options);
   if (!(await looksLikeExport(file))) {
     if (file.size > SHARE_LIMIT_BYTES) {
       return unreadableReport('export', 'bad_header', 'the first line is not an export header');

@@ -1,4 +1,5 @@
 import PDFDocument from 'pdfkit';
+import { SHARE_JSON_ATTACHMENT } from '@runledger/verify';
 import type { RunReceiptPayload, ShareView } from '@runledger/core';
 import { registerFaces } from './pdf/fonts.js';
 import { isolate } from './pdf/tokens.js';
@@ -96,7 +97,7 @@ function runSections(doc: Doc, p: RunReceiptPayload, view: ShareView, altered: b
   }
 }
 
-function verificationSection(doc: Doc, v: Verification): void {
+function verificationSection(doc: Doc, v: Verification, bundled: boolean): void {
   heading(doc, 'What was checked');
   writeText(
     doc,
@@ -120,6 +121,14 @@ function verificationSection(doc: Doc, v: Verification): void {
   writeText(doc, v.authorship, box(doc), BODY);
   heading(doc, 'Check it yourself');
   v.howTo.forEach((line, i) => writeText(doc, `${i + 1}. ${line}`, box(doc), BODY));
+  if (bundled) {
+    writeText(
+      doc,
+      `This PDF carries the share JSON as its attached file ${SHARE_JSON_ATTACHMENT}: drop the PDF itself on ${v.verifyUrl} (or the saved page, offline), or save the attachment and verify it as above.`,
+      box(doc),
+      BODY,
+    );
+  }
 }
 
 function legend(doc: Doc): void {
@@ -187,8 +196,10 @@ function frame(doc: Doc, receiptId: string, v: Verification): void {
  * The receipt as a PDF: the verification result first, then the run, verdict, approval, checks and
  * evidence, what was checked and how to check it, a legend and the hashes. Every page has a header
  * and a footer with the receipt id and its page number. Fonts are embedded (see pdf/fonts.ts).
+ * `shareJson`, the share link's JSON answer as sent, is attached as `share.json`, so the PDF alone
+ * verifies offline (docs/share.md).
  */
-export function sharePdf(view: ShareView): Promise<Buffer> {
+export function sharePdf(view: ShareView, shareJson?: string): Promise<Buffer> {
   const { receipt, share_url: shareUrl } = view;
   const payload = runPayloadOf(receipt);
   const v = verificationOf(view);
@@ -229,7 +240,7 @@ export function sharePdf(view: ShareView): Promise<Buffer> {
     heading(doc, 'Content', true);
     writeText(doc, 'The stored content is not a well-formed run receipt.', box(doc), BODY);
   }
-  verificationSection(doc, v);
+  verificationSection(doc, v, shareJson !== undefined);
   legend(doc);
 
   heading(doc, 'Hashes');
@@ -245,6 +256,13 @@ export function sharePdf(view: ShareView): Promise<Buffer> {
   }
 
   frame(doc, receipt.receipt_id, v);
+  if (shareJson !== undefined) {
+    doc.file(Buffer.from(shareJson, 'utf8'), {
+      name: SHARE_JSON_ATTACHMENT,
+      type: 'application/json',
+      description: `runledger share JSON of receipt ${receipt.receipt_id}: receipt, signed checkpoint, inclusion proof`,
+    });
+  }
   doc.end();
   return done;
 }
