@@ -18,7 +18,7 @@ import {
   type Runledger,
 } from '@runledger/core';
 import pg from 'pg';
-import sqlite3 from 'sqlite3';
+import Database from 'better-sqlite3';
 import type { Storage } from '@runledger/core/ports';
 import { CapturingMailer, TestClock, signIn } from '../identity/setup.js';
 import { freshSchema, type Engine } from '../helpers/postgres.js';
@@ -39,15 +39,12 @@ export interface RunWorld {
 }
 
 async function sqliteTamper(file: string, sql: string, params: (string | number)[]) {
-  const db = await new Promise<sqlite3.Database>((resolve, reject) => {
-    const handle = new sqlite3.Database(file, (err) => (err ? reject(err) : resolve(handle)));
-  });
-  await new Promise<void>((resolve, reject) =>
-    db.run(sql, params, (err: Error | null) => (err ? reject(err) : resolve())),
-  );
-  await new Promise<void>((resolve, reject) =>
-    db.close((err: Error | null) => (err ? reject(err) : resolve())),
-  );
+  const db = new Database(file, { timeout: 5000 });
+  try {
+    db.prepare(sql).run(...params);
+  } finally {
+    db.close();
+  }
 }
 
 async function postgresTamper(url: string, schema: string, sql: string, params: unknown[]) {

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { migrations } from '@runledger/adapters';
-import sqlite3 from 'sqlite3';
+import Database from 'better-sqlite3';
 
 /**
  * A second, independent connection to a test server's SQLite file: what an attacker with disk access
@@ -15,27 +15,19 @@ export interface RawDb {
 }
 
 export async function openRawDb(dataDir: string): Promise<RawDb> {
-  const db = await new Promise<sqlite3.Database>((resolve, reject) => {
-    const opened = new sqlite3.Database(join(dataDir, 'runledger.sqlite'), (error) =>
-      error ? reject(error) : resolve(opened),
-    );
-  });
-  db.configure('busyTimeout', 5000);
+  const db = new Database(join(dataDir, 'runledger.sqlite'), { timeout: 5000 });
+  const settle = <T>(f: () => T): Promise<T> => {
+    try {
+      return Promise.resolve(f());
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+  };
   return {
-    all: (sql, params = []) =>
-      new Promise((resolve, reject) =>
-        db.all(sql, params, (error, rows) => (error ? reject(error) : resolve(rows as never))),
-      ),
-    run: (sql, params = []) =>
-      new Promise((resolve, reject) =>
-        db.run(sql, params, function (this: sqlite3.RunResult, error: Error | null) {
-          if (error) reject(error);
-          else resolve(this.changes);
-        }),
-      ),
-    exec: (sql) =>
-      new Promise((resolve, reject) => db.exec(sql, (e) => (e ? reject(e) : resolve()))),
-    close: () => new Promise((resolve, reject) => db.close((e) => (e ? reject(e) : resolve()))),
+    all: (sql, params = []) => settle(() => db.prepare(sql).all(...params) as never),
+    run: (sql, params = []) => settle(() => db.prepare(sql).run(...params).changes),
+    exec: (sql) => settle(() => void db.exec(sql)),
+    close: () => settle(() => void db.close()),
   };
 }
 

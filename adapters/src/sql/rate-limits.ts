@@ -6,7 +6,7 @@ export function rateLimitsRepository(sql: Sql): RateLimitsRepository {
     async hit(key, windowStart, expiresAt) {
       // One statement, so two instances never read the same count: the row lock of the conflicting
       // insert (PostgreSQL) or the one writer (SQLite) orders them.
-      // `all`, not `get`: node-sqlite3's get leaves a RETURNING statement unfinished, which blocks
+      // `all`, not `get`: a get could leave a RETURNING statement unfinished, which blocks
       // the next savepoint.
       const rows = await sql.all<{ hits: number }>(
         `INSERT INTO rate_limit_windows (key, window_start, expires_at, hits) VALUES (?, ?, ?, 1)

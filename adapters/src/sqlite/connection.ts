@@ -5,7 +5,7 @@ import { GroupCommit, type BatchObserver } from './group-commit.js';
 export type { Sql, SqlParam } from '../sql/sql.js';
 
 /**
- * The one read-write node-sqlite3 connection (WAL, synchronous=FULL, foreign keys on). Its write
+ * The one read-write better-sqlite3 connection (WAL, synchronous=FULL, foreign keys on). Its write
  * transactions are group-committed (see group-commit.ts); `sql` is the raw handle, for migrations'
  * first statement and for tests.
  */

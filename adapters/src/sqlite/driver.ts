@@ -1,101 +1,105 @@
-import sqlite3 from 'sqlite3';
+import Database from 'better-sqlite3';
 import { sqliteDialect } from '../sql/dialect.js';
 import type { Sql, SqlParam } from '../sql/sql.js';
 
 /** Distinct SQL texts are few (the repositories' statements); past this many the cache starts over. */
 const CACHE_LIMIT = 512;
 
-/** One node-sqlite3 handle, its statements prepared once and kept (a cached statement skips the parse). */
+/** Waits this long for another process's write lock before a statement fails with SQLITE_BUSY. */
+const BUSY_TIMEOUT_MS = 5000;
+
+/** One better-sqlite3 handle, its statements prepared once and kept (a cached statement skips the parse). */
 export interface Driver {
   readonly sql: Sql;
   close(): Promise<void>;
 }
 
-function openDatabase(file: string, mode: number): Promise<sqlite3.Database> {
-  return new Promise((resolve, reject) => {
-    const handle = new sqlite3.Database(file, mode, (err: Error | null) =>
-      err ? reject(err) : resolve(handle),
-    );
-  });
+type Bound = string | number | bigint | null;
+
+/**
+ * better-sqlite3 binds every JS number as a REAL; an integer goes as a 64-bit integer instead, so a
+ * column without a declared type, `typeof()` and text conversions see what the caller meant.
+ */
+function bind(params: readonly SqlParam[]): Bound[] {
+  return params.map((p) => (typeof p === 'number' && Number.isSafeInteger(p) ? BigInt(p) : p));
+}
+
+/** The synchronous call as a settled promise: a throw becomes a rejection, never an exception. */
+function settle<T>(f: () => T): Promise<T> {
+  try {
+    return Promise.resolve(f());
+  } catch (error) {
+    return Promise.reject(error as Error);
+  }
 }
 
 /**
  * Opens `file` read-write (creating it) or read-only, in WAL mode with synchronous=FULL, and wraps it
- * as `Sql`. Statements are cached per connection: node-sqlite3 queues calls on one statement, and a
- * `get` resets its statement afterwards so no read stays open.
+ * as `Sql`. better-sqlite3 runs each statement on the calling thread (a prepared point read is a few
+ * microseconds; a COMMIT is its fsync), so a statement costs no thread-pool hop and no turn of the
+ * event loop: the promises are already settled when returned. Statements are cached per connection.
  */
 export async function openDriver(file: string, readOnly: boolean): Promise<Driver> {
-  const mode = readOnly ? sqlite3.OPEN_READONLY : sqlite3.OPEN_READWRITE | sqlite3.OPEN_CREATE;
-  const db = await openDatabase(file, mode);
-  // Promises, so two callers asking for one new text at once share one prepare.
-  const cache = new Map<string, Promise<sqlite3.Statement>>();
+  const db = new Database(file, {
+    readonly: readOnly,
+    fileMustExist: readOnly,
+    timeout: BUSY_TIMEOUT_MS,
+  });
+  const cache = new Map<string, Database.Statement<Bound[]>>();
 
-  const prepared = (text: string): Promise<sqlite3.Statement> => {
+  const prepared = (text: string): Database.Statement<Bound[]> => {
     const hit = cache.get(text);
     if (hit !== undefined) return hit;
-    // Past the limit the cache starts over; dropped statements are finalized when collected.
     if (cache.size >= CACHE_LIMIT) cache.clear();
-    const statement = new Promise<sqlite3.Statement>((resolve, reject) => {
-      const made = db.prepare(text, (err: Error | null) => (err ? reject(err) : resolve(made)));
-    });
+    const statement = db.prepare<Bound[]>(text);
     cache.set(text, statement);
-    statement.catch(() => cache.delete(text));
     return statement;
   };
 
   const sql: Sql = {
     dialect: sqliteDialect,
-    run: async (text, params: SqlParam[] = []) => {
-      const statement = await prepared(text);
-      return new Promise((resolve, reject) => {
-        statement.run(params, function (this: sqlite3.RunResult, err: Error | null) {
-          if (err) reject(err);
-          else resolve({ changes: this.changes });
-        });
-      });
-    },
-    get: async <T>(text: string, params: SqlParam[] = []) => {
-      const statement = await prepared(text);
-      return new Promise<T | undefined>((resolve, reject) => {
-        statement.get(params, (err: Error | null, row: T | undefined) =>
-          err ? reject(err) : resolve(row),
-        );
-        statement.reset();
-      });
-    },
-    all: async <T>(text: string, params: SqlParam[] = []) => {
-      const statement = await prepared(text);
-      return new Promise<T[]>((resolve, reject) => {
-        statement.all(params, (err: Error | null, rows: T[]) =>
-          err ? reject(err) : resolve(rows),
-        );
-      });
-    },
-    exec: (text) =>
-      new Promise((resolve, reject) => {
-        db.exec(text, (err: Error | null) => (err ? reject(err) : resolve()));
+    run: (text, params = []) =>
+      settle(() => ({ changes: prepared(text).run(...bind(params)).changes })),
+    get: <T>(text: string, params: SqlParam[] = []) =>
+      settle(() => {
+        const statement = prepared(text);
+        if (!statement.reader) {
+          statement.run(...bind(params));
+          return undefined;
+        }
+        return statement.get(...bind(params)) as T | undefined;
       }),
+    all: <T>(text: string, params: SqlParam[] = []) =>
+      settle(() => {
+        const statement = prepared(text);
+        if (!statement.reader) {
+          statement.run(...bind(params));
+          return [];
+        }
+        return statement.all(...bind(params)) as T[];
+      }),
+    exec: (text) => settle(() => void db.exec(text)),
   };
 
-  const pragmas = ['PRAGMA busy_timeout = 5000', 'PRAGMA foreign_keys = ON'];
-  if (!readOnly) pragmas.unshift('PRAGMA journal_mode = WAL', 'PRAGMA synchronous = FULL');
-  await sql.exec(pragmas.join(';\n'));
+  try {
+    db.pragma('foreign_keys = ON');
+    // Savepoint and statement journals in memory, not in temporary files: every savepoint of a
+    // group-committed batch journals the pages it changes (2-3x faster writes, measured in the mint).
+    db.pragma('temp_store = MEMORY');
+    if (!readOnly) {
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = FULL');
+    }
+  } catch (error) {
+    db.close();
+    throw error;
+  }
 
   return {
     sql,
     close: async () => {
-      const statements = await Promise.allSettled(cache.values());
       cache.clear();
-      await Promise.all(
-        statements.map((settled) =>
-          settled.status === 'fulfilled'
-            ? new Promise<void>((resolve) => settled.value.finalize(() => resolve()))
-            : undefined,
-        ),
-      );
-      await new Promise<void>((resolve, reject) => {
-        db.close((err: Error | null) => (err ? reject(err) : resolve()));
-      });
+      db.close();
     },
   };
 }

@@ -87,10 +87,9 @@ export class GroupCommit {
       outcome = { ok: false, error };
     }
     await handle.end();
-    // A committed savepoint is left open rather than RELEASEd (one round trip less per transaction):
-    // the next SAVEPOINT nests inside it, `ROLLBACK TO tx` always names the innermost one (the
-    // current transaction's), and COMMIT ends them all.
+    // RELEASE keeps savepoints one deep: nested ones would journal each page once per level.
     if (!outcome.ok) await this.sql.run('ROLLBACK TO tx');
+    await this.sql.run('RELEASE tx');
     return outcome;
   }
 
