@@ -32,7 +32,7 @@ describe('the packed packages, installed into an empty project', () => {
       JSON.stringify({ name: 'embedder', private: true, type: 'module' }),
     );
     // --prefer-offline: dependencies come from the local npm cache, the registry only for what is
-    // missing there. --ignore-scripts: sqlite3's install script would compile it again (minutes);
+    // missing there. --ignore-scripts: better-sqlite3's install script would compile it again (minutes);
     // its binding is copied from this repository's install below instead.
     const install = await run(
       'npm',
@@ -47,17 +47,17 @@ describe('the packed packages, installed into an empty project', () => {
       app,
     );
     expect(install.code, install.stderr).toBe(0);
-    const sqlite3 = 'node_modules/sqlite3';
+    const driver = 'node_modules/better-sqlite3';
     const [ours, theirs] = await Promise.all([
-      readFile(join(root, sqlite3, 'package.json'), 'utf8'),
-      readFile(join(app, sqlite3, 'package.json'), 'utf8'),
+      readFile(join(root, driver, 'package.json'), 'utf8'),
+      readFile(join(app, driver, 'package.json'), 'utf8'),
     ]);
-    // Same sqlite3 version and the same Node: the binding compiled by this repository's `npm ci` fits.
+    // Same better-sqlite3 version and the same Node: the binding compiled by this repository's `npm ci` fits.
     expect(JSON.parse(theirs).version).toBe(JSON.parse(ours).version);
-    await mkdir(join(app, sqlite3, 'build/Release'), { recursive: true });
+    await mkdir(join(app, driver, 'build/Release'), { recursive: true });
     await copyFile(
-      join(root, sqlite3, 'build/Release/node_sqlite3.node'),
-      join(app, sqlite3, 'build/Release/node_sqlite3.node'),
+      join(root, driver, 'build/Release/better_sqlite3.node'),
+      join(app, driver, 'build/Release/better_sqlite3.node'),
     );
   }, 600_000);
   afterAll(() => rm(folder, { recursive: true, force: true }));
