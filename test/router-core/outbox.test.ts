@@ -4,7 +4,7 @@ import { cryptoRandom } from '@runledger/adapters';
 import { createRunledger } from '@runledger/core';
 import type { RouterReceiptInput } from '@runledger/core/ports';
 import { verifyRouterReceiptFiles } from '@runledger/verify';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { openRouterWorld, readReceipts, type RouterCoreWorld } from './setup.js';
 import { engines } from '../helpers/postgres.js';
 
@@ -52,7 +52,8 @@ describe.each(engines)('%s', (engine) => {
       const w = await openRouterWorld({}, undefined, engine);
       try {
         await w.router.registerWorker({ name: 'w', node_class: 'gpu_a_96gb' });
-        expect(await outboxRows(w)).toEqual([]);
+        // The line is durable when the call returns; its row is deleted just after, in the background.
+        await vi.waitFor(async () => expect(await outboxRows(w)).toEqual([]));
         expect(await readReceipts(w.receiptsDir)).toHaveLength(1);
       } finally {
         await w.close();

@@ -11,7 +11,7 @@ const FLUSH_BATCH = 1_000;
  * the two leaves a row that start-up recovery appends, unless its line already made it to the file.
  */
 export interface ReceiptOutbox {
-  /** Runs `work` in one transaction; the receipts it collects commit with it and are durable when this resolves. */
+  /** Runs `work` in one transaction; the receipts it collects commit with it and are durable when this resolves (their outbox rows are deleted just after, in the background). */
   commit<T>(work: (tx: WriteTransaction, receipts: RouterReceiptInput[]) => Promise<T>): Promise<T>;
   /** Appends rows left by a crash, skipping any whose receipt_id is already in its day file; returns how many were appended. */
   flush(): Promise<number>;
@@ -23,15 +23,23 @@ export function receiptOutbox(storage: Storage, sink: ReceiptSink): ReceiptOutbo
 
   async function publish(receipts: RouterReceiptInput[]): Promise<void> {
     if (receipts.length === 0) return;
+    const done = () => receipts.forEach((r) => inFlight.delete(r.receipt_id));
     try {
       // append queues synchronously, so lines land in the order the change produced them.
       await Promise.all(receipts.map((r) => sink.append(r)));
-      await storage.write(async (tx) => {
-        for (const r of receipts) await tx.routerOutbox.delete(r.receipt_id);
-      });
-    } finally {
-      for (const r of receipts) inFlight.delete(r.receipt_id);
+    } catch (error) {
+      done();
+      throw error;
     }
+    // The lines are durable: the rows only remind a restart now. Their delete joins the next batch
+    // of writes without holding up the caller (a third wait for a commit on every router call); a
+    // crash before it commits leaves rows that recovery finds already in their day file and skips.
+    void storage
+      .write(async (tx) => {
+        for (const r of receipts) await tx.routerOutbox.delete(r.receipt_id);
+      })
+      .catch(() => undefined)
+      .finally(done);
   }
 
   return {
