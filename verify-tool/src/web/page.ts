@@ -32,7 +32,7 @@ td code,dd code{font:13px ui-monospace,monospace;word-break:break-all}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}dt{font-weight:500}dd{margin:0;word-break:break-all}
 .authorship{font-weight:500}
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
-@media (max-width:40rem){th:nth-child(4),td:nth-child(4){display:none}}
+@media (max-width:40rem){th:nth-child(4),td:nth-child(4){display:none}table{table-layout:fixed}th,td{overflow-wrap:anywhere;padding:.3rem .3rem}}
 `.trim();
 
 export interface PageAssets {
