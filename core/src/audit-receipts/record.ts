@@ -1,5 +1,10 @@
 import { lockKeys } from '../ports/lock-keys.js';
-import type { AuditReceiptRecord, WriteTransaction } from '../ports/storage.js';
+import type {
+  AuditReceiptRecord,
+  ChainHead,
+  SignInFailureWindow,
+  WriteTransaction,
+} from '../ports/storage.js';
 import type { AuditActor, AuditEvent } from '../schemas/audit-receipt.js';
 import type { Actor } from '../actor.js';
 import { receiptLeaf } from '@runledger/verify';
@@ -27,20 +32,20 @@ export function failureWindowOf(now: Date): string {
   return new Date(ms - (ms % SIGN_IN_FAILURE_WINDOW_MS)).toISOString();
 }
 
-async function append(
+/**
+ * Appends one audit receipt after `head`, its leaf joining the `audit` tree of `stored` leaves, the
+ * two reads the caller made together under the audit chain lock.
+ */
+async function appendAfter(
   tx: WriteTransaction,
   orgId: string,
   actor: AuditActor,
   event: AuditEvent,
   now: Date,
+  head: ChainHead | null,
+  stored: number,
 ): Promise<AuditReceiptRecord> {
-  const built = buildAuditReceipt({
-    head: await tx.auditReceipts.head(orgId),
-    orgId,
-    actor,
-    event,
-    now,
-  });
+  const built = buildAuditReceipt({ head, orgId, actor, event, now });
   const record: AuditReceiptRecord = {
     receipt_id: built.receipt_id,
     org_id: orgId,
@@ -51,9 +56,23 @@ async function append(
     payload_text: built.payload_text,
     created_at: built.payload.minted_at,
   };
-  await tx.auditReceipts.insert(record);
-  await appendAuditLeaf(tx, record);
+  await Promise.all([tx.auditReceipts.insert(record), appendAuditLeaf(tx, record, stored)]);
   return record;
+}
+
+/** Reads the audit chain's head and the size of its tree together, then appends after them. */
+async function append(
+  tx: WriteTransaction,
+  orgId: string,
+  actor: AuditActor,
+  event: AuditEvent,
+  now: Date,
+): Promise<AuditReceiptRecord> {
+  const [head, stored] = await Promise.all([
+    tx.auditReceipts.head(orgId),
+    treeSize(tx, orgId, AUDIT_LOG),
+  ]);
+  return appendAfter(tx, orgId, actor, event, now, head, stored);
 }
 
 /** Rows per catch-up append (see appendAuditLeaf). */
@@ -62,11 +81,13 @@ const CATCH_UP_CHUNK = 500;
 /**
  * Leaf i of the org's `audit` tree is its audit receipt org_seq i, appended in the receipt's
  * transaction under the audit chain lock (the lock that orders this log). Receipts written before
- * the tree existed are appended first, in order, so the tree always covers the whole chain.
+ * the tree existed (the tree holds `stored` leaves) are appended first, in order, so the tree
+ * always covers the whole chain. The new leaf goes at index org_seq: a tree longer than the chain
+ * already holds that leaf, and its primary key refuses the append.
  */
-async function appendAuditLeaf(tx: WriteTransaction, record: AuditReceiptRecord) {
+async function appendAuditLeaf(tx: WriteTransaction, record: AuditReceiptRecord, stored: number) {
   const orgId = record.org_id;
-  for (let size = await treeSize(tx, orgId, AUDIT_LOG); size < record.org_seq;) {
+  for (let size = stored; size < record.org_seq;) {
     const rows = await tx.auditReceipts.chunk(orgId, size - 1, record.org_seq - 1, CATCH_UP_CHUNK);
     if (rows[0]?.org_seq !== size) {
       throw new Error(`the audit chain of ${orgId} has no receipt ${size} to put in its tree`);
@@ -76,24 +97,27 @@ async function appendAuditLeaf(tx: WriteTransaction, record: AuditReceiptRecord)
       orgId,
       AUDIT_LOG,
       rows.map((r) => receiptLeaf(r.receipt_sha256)),
+      size,
     );
     size += rows.length;
   }
-  const tree = await appendLeaf(tx, orgId, AUDIT_LOG, receiptLeaf(record.receipt_sha256));
-  if (tree.size !== record.org_seq + 1) {
-    throw new Error(
-      `the audit tree of ${orgId} has ${tree.size - 1} leaves before org_seq ${record.org_seq}`,
-    );
-  }
+  await appendLeaf(tx, orgId, AUDIT_LOG, receiptLeaf(record.receipt_sha256), record.org_seq);
 }
 
 /**
- * Writes the org's failure counters as `sign_in.failed` receipts and clears them: every counter,
- * or (closedOnly) those whose window has ended. The caller holds the audit chain lock.
+ * Writes the org's failure counters (`windows`, read under the audit chain lock) as
+ * `sign_in.failed` receipts and clears them: every counter, or (closedOnly) those whose window has
+ * ended.
  */
-async function flushFailures(tx: WriteTransaction, orgId: string, now: Date, closedOnly: boolean) {
+async function flushFailures(
+  tx: WriteTransaction,
+  orgId: string,
+  windows: readonly SignInFailureWindow[],
+  now: Date,
+  closedOnly: boolean,
+) {
   const nowMs = now.getTime();
-  for (const w of await tx.signInFailures.pending(orgId)) {
+  for (const w of windows) {
     const endMs = Date.parse(w.window_start) + SIGN_IN_FAILURE_WINDOW_MS;
     if (closedOnly && endMs > nowMs) continue;
     const event: AuditEvent = {
@@ -111,11 +135,21 @@ async function flushFailures(tx: WriteTransaction, orgId: string, now: Date, clo
   }
 }
 
+/** Takes the audit chain lock and reads the org's failure counters under it, in one round trip. */
+async function lockAndReadFailures(tx: WriteTransaction, orgId: string) {
+  const [, windows] = await Promise.all([
+    tx.lock(lockKeys.auditChain(orgId)),
+    tx.signInFailures.pending(orgId),
+  ]);
+  return windows;
+}
+
 /**
  * Appends one audit receipt in the caller's write transaction, so it commits or rolls back with
  * the change it records. Takes the audit chain lock (the last lock of any transaction), writes the
  * org's pending failed sign-in counts first so the chain keeps them in order, then reads the head
- * and inserts under UNIQUE(org_id, org_seq).
+ * and inserts under UNIQUE(org_id, org_seq). The lock and the reads go out together: statements
+ * run in the order they are sent, so the reads run under the lock (one round trip on PostgreSQL).
  */
 export async function recordAudit(
   tx: WriteTransaction,
@@ -124,9 +158,17 @@ export async function recordAudit(
   event: AuditEvent,
   now: Date,
 ): Promise<AuditReceiptRecord> {
-  await tx.lock(lockKeys.auditChain(orgId));
-  await flushFailures(tx, orgId, now, false);
-  return append(tx, orgId, actor, event, now);
+  const [, windows, head, stored] = await Promise.all([
+    tx.lock(lockKeys.auditChain(orgId)),
+    tx.signInFailures.pending(orgId),
+    tx.auditReceipts.head(orgId),
+    treeSize(tx, orgId, AUDIT_LOG),
+  ]);
+  if (windows.length > 0) {
+    await flushFailures(tx, orgId, windows, now, false);
+    return append(tx, orgId, actor, event, now);
+  }
+  return appendAfter(tx, orgId, actor, event, now, head, stored);
 }
 
 /**
@@ -135,13 +177,11 @@ export async function recordAudit(
  * receipt per window, however many attempts it holds.
  */
 export async function recordSignInFailure(tx: WriteTransaction, orgId: string, now: Date) {
-  await tx.lock(lockKeys.auditChain(orgId));
-  await flushFailures(tx, orgId, now, true);
+  await flushFailures(tx, orgId, await lockAndReadFailures(tx, orgId), now, true);
   await tx.signInFailures.add(orgId, failureWindowOf(now), now.toISOString());
 }
 
 /** Writes the org's counters whose window has ended (before an owner reads the chain). */
 export async function flushClosedSignInFailures(tx: WriteTransaction, orgId: string, now: Date) {
-  await tx.lock(lockKeys.auditChain(orgId));
-  await flushFailures(tx, orgId, now, true);
+  await flushFailures(tx, orgId, await lockAndReadFailures(tx, orgId), now, true);
 }

@@ -52,16 +52,21 @@ async function lookup(tx: Tx, orgId: string, log: string, ids: readonly NodeId[]
  * write transaction. The caller holds the lock that orders this log's appends (for `ledger`,
  * lockKeys.chain(orgId), the chain's own lock), so the tree grows in the chain's order; the
  * primary key refuses a second writer that did not. Returns the new size and root.
+ *
+ * `size` is the tree's size as the caller already knows it (the new leaf's org_seq when leaf i is
+ * the chain's org_seq i), which saves reading it. A tree of another size is refused, never grown
+ * out of order: a shorter one lacks a node of the right edge (the lookup throws), a longer one
+ * already holds the new leaf (the primary key refuses the insert).
  */
 export async function appendLeaves(
   tx: Tx,
   orgId: string,
   log: string,
   leaves: readonly Uint8Array[],
+  size?: number,
 ): Promise<TreeHead> {
-  const size = await tx.merkle.size(orgId, log);
-  const edge = rangeNodes(0, size);
-  const tree = CompactTree.load(size, await lookup(tx, orgId, log, edge));
+  const from = size ?? (await tx.merkle.size(orgId, log));
+  const tree = CompactTree.load(from, await lookup(tx, orgId, log, rangeNodes(0, from)));
   const created: MerkleNode[] = [];
   for (const leaf of leaves) created.push(...tree.append(leafHash(leaf)));
   if (created.length > 0) await tx.merkle.insert(orgId, log, created);
@@ -74,8 +79,9 @@ export function appendLeaf(
   orgId: string,
   log: string,
   leafData: Uint8Array,
+  size?: number,
 ): Promise<TreeHead> {
-  return appendLeaves(tx, orgId, log, [leafData]);
+  return appendLeaves(tx, orgId, log, [leafData], size);
 }
 
 /** The number of leaves in the log's tree. */
