@@ -2,13 +2,14 @@ import { lockKeys } from '../ports/lock-keys.js';
 import type {
   AuditReceiptRecord,
   ChainHead,
+  MerkleTail,
   SignInFailureWindow,
   WriteTransaction,
 } from '../ports/storage.js';
 import type { AuditActor, AuditEvent } from '../schemas/audit-receipt.js';
 import type { Actor } from '../actor.js';
 import { receiptLeaf } from '@runledger/verify';
-import { appendLeaf, appendLeaves, treeSize } from '../checkpoints/tree.js';
+import { appendLeaf, appendLeaves, appendLeavesAfter, treeTail } from '../checkpoints/tree.js';
 import { AUDIT_LOG, buildAuditReceipt } from './build.js';
 
 /**
@@ -33,8 +34,8 @@ export function failureWindowOf(now: Date): string {
 }
 
 /**
- * Appends one audit receipt after `head`, its leaf joining the `audit` tree of `stored` leaves, the
- * two reads the caller made together under the audit chain lock.
+ * Appends one audit receipt after `head`, its leaf joining the `audit` tree whose tail is `tree`,
+ * the two reads the caller made together under the audit chain lock.
  */
 async function appendAfter(
   tx: WriteTransaction,
@@ -43,7 +44,7 @@ async function appendAfter(
   event: AuditEvent,
   now: Date,
   head: ChainHead | null,
-  stored: number,
+  tree: MerkleTail,
 ): Promise<AuditReceiptRecord> {
   const built = buildAuditReceipt({ head, orgId, actor, event, now });
   const record: AuditReceiptRecord = {
@@ -56,11 +57,11 @@ async function appendAfter(
     payload_text: built.payload_text,
     created_at: built.payload.minted_at,
   };
-  await Promise.all([tx.auditReceipts.insert(record), appendAuditLeaf(tx, record, stored)]);
+  await Promise.all([tx.auditReceipts.insert(record), appendAuditLeaf(tx, record, tree)]);
   return record;
 }
 
-/** Reads the audit chain's head and the size of its tree together, then appends after them. */
+/** Reads the audit chain's head and its tree's tail together, then appends after them. */
 async function append(
   tx: WriteTransaction,
   orgId: string,
@@ -68,11 +69,11 @@ async function append(
   event: AuditEvent,
   now: Date,
 ): Promise<AuditReceiptRecord> {
-  const [head, stored] = await Promise.all([
+  const [head, tree] = await Promise.all([
     tx.auditReceipts.head(orgId),
-    treeSize(tx, orgId, AUDIT_LOG),
+    treeTail(tx, orgId, AUDIT_LOG),
   ]);
-  return appendAfter(tx, orgId, actor, event, now, head, stored);
+  return appendAfter(tx, orgId, actor, event, now, head, tree);
 }
 
 /** Rows per catch-up append (see appendAuditLeaf). */
@@ -81,13 +82,22 @@ const CATCH_UP_CHUNK = 500;
 /**
  * Leaf i of the org's `audit` tree is its audit receipt org_seq i, appended in the receipt's
  * transaction under the audit chain lock (the lock that orders this log). Receipts written before
- * the tree existed (the tree holds `stored` leaves) are appended first, in order, so the tree
- * always covers the whole chain. The new leaf goes at index org_seq: a tree longer than the chain
- * already holds that leaf, and its primary key refuses the append.
+ * the tree existed (the tree is shorter than the chain) are appended first, in order, so the tree
+ * always covers the whole chain. A tree longer than the chain is refused.
  */
-async function appendAuditLeaf(tx: WriteTransaction, record: AuditReceiptRecord, stored: number) {
+async function appendAuditLeaf(tx: WriteTransaction, record: AuditReceiptRecord, tree: MerkleTail) {
   const orgId = record.org_id;
-  for (let size = stored; size < record.org_seq;) {
+  const leaf = receiptLeaf(record.receipt_sha256);
+  if (tree.size === record.org_seq) {
+    await appendLeavesAfter(tx, orgId, AUDIT_LOG, tree, [leaf]);
+    return;
+  }
+  if (tree.size > record.org_seq) {
+    throw new Error(
+      `the audit tree of ${orgId} has ${tree.size} leaves before org_seq ${record.org_seq}`,
+    );
+  }
+  for (let size = tree.size; size < record.org_seq;) {
     const rows = await tx.auditReceipts.chunk(orgId, size - 1, record.org_seq - 1, CATCH_UP_CHUNK);
     if (rows[0]?.org_seq !== size) {
       throw new Error(`the audit chain of ${orgId} has no receipt ${size} to put in its tree`);
@@ -101,7 +111,7 @@ async function appendAuditLeaf(tx: WriteTransaction, record: AuditReceiptRecord,
     );
     size += rows.length;
   }
-  await appendLeaf(tx, orgId, AUDIT_LOG, receiptLeaf(record.receipt_sha256), record.org_seq);
+  await appendLeaf(tx, orgId, AUDIT_LOG, leaf, record.org_seq);
 }
 
 /**
@@ -144,12 +154,54 @@ async function lockAndReadFailures(tx: WriteTransaction, orgId: string) {
   return windows;
 }
 
+/** The audit chain of one organization as read under its lock: see openAuditChain. */
+export interface OpenAuditChain {
+  orgId: string;
+  windows: SignInFailureWindow[];
+  head: ChainHead | null;
+  tree: MerkleTail;
+}
+
+/**
+ * Takes the org's audit chain lock (the last lock of any transaction) and reads under it what an
+ * append needs: the pending failed sign-in counts, the chain head and the `audit` tree's tail. The
+ * lock and the reads go out together: statements run in the order they are sent, so the reads run
+ * under the lock (one round trip on PostgreSQL). A caller may send this with its own reads.
+ */
+export async function openAuditChain(tx: WriteTransaction, orgId: string): Promise<OpenAuditChain> {
+  const [, windows, head, tree] = await Promise.all([
+    tx.lock(lockKeys.auditChain(orgId)),
+    tx.signInFailures.pending(orgId),
+    tx.auditReceipts.head(orgId),
+    treeTail(tx, orgId, AUDIT_LOG),
+  ]);
+  return { orgId, windows, head, tree };
+}
+
+/**
+ * Appends one audit receipt to a chain this transaction opened (openAuditChain) and has not
+ * appended to since: the org's pending failed sign-in counts first, so the chain keeps them in
+ * order, then this receipt, inserted under UNIQUE(org_id, org_seq). With nothing pending, its
+ * writes go out together and read nothing.
+ */
+export async function appendAudit(
+  tx: WriteTransaction,
+  chain: OpenAuditChain,
+  actor: AuditActor,
+  event: AuditEvent,
+  now: Date,
+): Promise<AuditReceiptRecord> {
+  const { orgId, windows, head, tree } = chain;
+  if (windows.length > 0) {
+    await flushFailures(tx, orgId, windows, now, false);
+    return append(tx, orgId, actor, event, now);
+  }
+  return appendAfter(tx, orgId, actor, event, now, head, tree);
+}
+
 /**
  * Appends one audit receipt in the caller's write transaction, so it commits or rolls back with
- * the change it records. Takes the audit chain lock (the last lock of any transaction), writes the
- * org's pending failed sign-in counts first so the chain keeps them in order, then reads the head
- * and inserts under UNIQUE(org_id, org_seq). The lock and the reads go out together: statements
- * run in the order they are sent, so the reads run under the lock (one round trip on PostgreSQL).
+ * the change it records: openAuditChain, then appendAudit.
  */
 export async function recordAudit(
   tx: WriteTransaction,
@@ -158,17 +210,7 @@ export async function recordAudit(
   event: AuditEvent,
   now: Date,
 ): Promise<AuditReceiptRecord> {
-  const [, windows, head, stored] = await Promise.all([
-    tx.lock(lockKeys.auditChain(orgId)),
-    tx.signInFailures.pending(orgId),
-    tx.auditReceipts.head(orgId),
-    treeSize(tx, orgId, AUDIT_LOG),
-  ]);
-  if (windows.length > 0) {
-    await flushFailures(tx, orgId, windows, now, false);
-    return append(tx, orgId, actor, event, now);
-  }
-  return appendAfter(tx, orgId, actor, event, now, head, stored);
+  return appendAudit(tx, await openAuditChain(tx, orgId), actor, event, now);
 }
 
 /**

@@ -27,7 +27,7 @@ export function receiptOutbox(storage: Storage, sink: ReceiptSink): ReceiptOutbo
       // append queues synchronously, so lines land in the order the change produced them.
       await Promise.all(receipts.map((r) => sink.append(r)));
       await storage.write(async (tx) => {
-        for (const r of receipts) await tx.routerOutbox.delete(r.receipt_id);
+        await Promise.all(receipts.map((r) => tx.routerOutbox.delete(r.receipt_id)));
       });
     } finally {
       for (const r of receipts) inFlight.delete(r.receipt_id);
@@ -40,10 +40,9 @@ export function receiptOutbox(storage: Storage, sink: ReceiptSink): ReceiptOutbo
       const result = await storage.write(async (tx) => {
         receipts = [];
         const value = await work(tx, receipts);
-        for (const r of receipts) {
-          await tx.routerOutbox.insert(r);
-          inFlight.add(r.receipt_id);
-        }
+        // Sent together: one round trip on PostgreSQL however many receipts the change made.
+        await Promise.all(receipts.map((r) => tx.routerOutbox.insert(r)));
+        for (const r of receipts) inFlight.add(r.receipt_id);
         return value;
       });
       await publish(receipts);
