@@ -39,7 +39,8 @@ export function merkleRepository(sql: Sql): MerkleStorage {
     },
     async tail(orgId, log) {
       // Level l + 1 exists once level l holds two nodes: the walk stops after log2 n + 1 levels,
-      // each one backward probe of the primary key.
+      // each one backward probe of the primary key, and each hash is one point lookup (a join
+      // here lets SQLite's planner walk every node of the tree instead).
       const rows = await sql.all<NodeRow>(
         `WITH RECURSIVE last_of(level, idx) AS (
            SELECT 0, (SELECT MAX(idx) FROM merkle_nodes WHERE org_id = ? AND log = ? AND level = 0)
@@ -48,8 +49,9 @@ export function merkleRepository(sql: Sql): MerkleStorage {
                                  WHERE m.org_id = ? AND m.log = ? AND m.level = l.level + 1)
            FROM last_of l WHERE l.idx >= 1
          )
-         SELECT n.level, n.idx, n.hash FROM last_of l JOIN merkle_nodes n
-           ON n.org_id = ? AND n.log = ? AND n.level = l.level AND n.idx = l.idx`,
+         SELECT l.level, l.idx, (SELECT n.hash FROM merkle_nodes n
+           WHERE n.org_id = ? AND n.log = ? AND n.level = l.level AND n.idx = l.idx) AS hash
+         FROM last_of l WHERE l.idx IS NOT NULL`,
         [orgId, log, orgId, log, orgId, log],
       );
       const nodes = rows.map(toNode);
