@@ -100,6 +100,41 @@ export function describeMerkleStorageContract(name: string, open: () => Promise<
       expect(root).toEqual(merkleRoot([leafHash(leaf('a', 0))]));
     });
 
+    it('refuses an append at a size the tree does not have, leaving the tree as it was', async () => {
+      let runs = 0;
+      await fc.assert(
+        fc.asyncProperty(
+          fc.integer({ min: 0, max: 12 }),
+          fc.integer({ min: 0, max: 16 }),
+          async (stored, claimed) => {
+            fc.pre(stored !== claimed);
+            const org = 'org_2';
+            runs += 1;
+            const log = `claims_${runs}`;
+            if (stored > 0)
+              await storage.write((tx) => appendLeaves(tx, org, log, leaves(log, stored)));
+            await expect(
+              storage.write((tx) => appendLeaves(tx, org, log, [leaf(log, stored)], claimed)),
+            ).rejects.toThrow();
+            expect(await storage.read((tx) => treeSize(tx, org, log))).toBe(stored);
+            if (stored > 0) {
+              const root = await storage.read((tx) => treeRootAt(tx, org, log, stored));
+              expect(root).toEqual(merkleRoot(leaves(log, stored).map(leafHash)));
+            }
+          },
+        ),
+        { numRuns: 25 },
+      );
+    });
+
+    it('appends at the size the caller gives when the tree has it', async () => {
+      await storage.write((tx) => appendLeaves(tx, 'org_1', LEDGER_LOG, leaves('a', 5)));
+      const head = await storage.write((tx) =>
+        appendLeaves(tx, 'org_1', LEDGER_LOG, [leaf('a', 5)], 5),
+      );
+      expect(head).toEqual({ size: 6, root: merkleRoot(leaves('a', 6).map(leafHash)) });
+    });
+
     it('refuses proofs for sizes out of range with a RangeError', async () => {
       await storage.write((tx) => appendLeaves(tx, 'org_1', LEDGER_LOG, leaves('a', 4)));
       await storage.read(async (tx) => {

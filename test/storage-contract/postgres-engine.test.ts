@@ -164,7 +164,7 @@ describe.skipIf(postgresSkipped)('postgres engine', () => {
     }
   });
 
-  it('leases the oldest queued job through the jobs_queue index and reads the chain head as one index row, without sorting', async () => {
+  it('leases the oldest queued job through the jobs_queue index, reads both chain heads as one index row without sorting, and a tree tail by backward key probes', async () => {
     const { url, schema } = await freshSchema();
     const storage = await openPostgresStorage({ connectionString: url, schema });
     await storage.close();
@@ -189,6 +189,27 @@ describe.skipIf(postgresSkipped)('postgres engine', () => {
       );
       expect(head).toMatch(/Index Scan Backward using \w+ on receipts/);
       expect(head).not.toMatch(/Sort/);
+      const auditHead = await plan(
+        "SELECT org_seq, receipt_sha256 FROM audit_receipts WHERE org_id = 'o' ORDER BY org_seq DESC LIMIT 1",
+      );
+      expect(auditHead).toMatch(/Index Scan Backward using \w+ on audit_receipts/);
+      expect(auditHead).not.toMatch(/Sort/);
+      // The tree's tail (MerkleStorage.tail): probes of the primary key (backward once the tree has
+      // rows), never a scan of the table.
+      const tail = await plan(
+        `WITH RECURSIVE last_of(level, idx) AS (
+           SELECT 0, (SELECT MAX(idx) FROM merkle_nodes WHERE org_id = 'o' AND log = 'l' AND level = 0)
+           UNION ALL
+           SELECT l.level + 1, (SELECT MAX(m.idx) FROM merkle_nodes m
+                                 WHERE m.org_id = 'o' AND m.log = 'l' AND m.level = l.level + 1)
+           FROM last_of l WHERE l.idx >= 1
+         )
+         SELECT l.level, l.idx, (SELECT n.hash FROM merkle_nodes n
+           WHERE n.org_id = 'o' AND n.log = 'l' AND n.level = l.level AND n.idx = l.idx) AS hash
+         FROM last_of l WHERE l.idx IS NOT NULL`,
+      );
+      expect(tail).toMatch(/Index Only Scan (Backward )?using merkle_nodes_pkey/);
+      expect(tail).not.toMatch(/Seq Scan|Sort/);
     } finally {
       await client.end();
     }

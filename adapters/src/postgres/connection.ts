@@ -27,18 +27,16 @@ function numbered(dialect: Dialect, sql: string): string {
 }
 
 /**
- * One client runs one statement at a time; statements a transaction sends together (Promise.all)
- * queue here in the order they were sent, rather than inside pg (which deprecates that).
+ * The client runs in pg's pipeline mode: a statement is written to the socket as soon as it is
+ * sent, each with its own Sync, and PostgreSQL runs them one after another in the order written.
+ * Statements a transaction sends together (Promise.all, or a lock not awaited before the read it
+ * guards) cost one round trip instead of one each, and each still runs after the one before it
+ * has finished (a read sent after a lock takes its snapshot once the lock is held). A failed
+ * statement aborts the transaction, so the statements behind it fail too, as they would one by one.
  */
 function wrap(client: pg.PoolClient, dialect: Dialect): Sql {
-  let tail: Promise<unknown> = Promise.resolve();
-  const queued = <R>(send: () => Promise<R>): Promise<R> => {
-    const result = tail.then(send);
-    tail = result.catch(() => undefined);
-    return result;
-  };
   const query = (sql: string, params: SqlParam[]) =>
-    queued(() => client.query<Record<string, unknown>>(numbered(dialect, sql), params));
+    client.query<Record<string, unknown>>(numbered(dialect, sql), params);
   return {
     dialect,
     run: async (sql, params = []) => ({ changes: (await query(sql, params)).rowCount ?? 0 }),
@@ -47,7 +45,7 @@ function wrap(client: pg.PoolClient, dialect: Dialect): Sql {
     all: async <T>(sql: string, params: SqlParam[] = []) => (await query(sql, params)).rows as T[],
     // The simple query protocol: several statements, no parameters (migrations only).
     exec: async (sql) => {
-      await queued(() => client.query(sql));
+      await client.query(sql);
     },
   };
 }
@@ -93,6 +91,7 @@ export class Connection {
     const pool = new pg.Pool({
       connectionString: options.connectionString,
       types,
+      pipeline: true,
       ...(options.schema === undefined ? {} : { options: `-c search_path=${options.schema}` }),
     });
     // An idle client's connection error must not crash the process; the next query reports it.
@@ -130,6 +129,8 @@ export class Connection {
     const handle = scoped(raw);
     let broken = false;
     try {
+      // Awaited, not pipelined with fn's first statements: were BEGIN ever to fail, those would
+      // otherwise run, and commit, one by one outside any transaction.
       await raw.exec(BEGIN[mode]);
       const result = await fn(handle.sql);
       await handle.end();

@@ -19,6 +19,14 @@ function chunks<T>(items: readonly T[]): T[][] {
   return out;
 }
 
+function toNode(row: NodeRow): MerkleNode {
+  return {
+    level: Number(row.level),
+    index: Number(row.idx),
+    hash: fromHex(row.hash) as Uint8Array,
+  };
+}
+
 /** Every query walks the primary key (org_id, log, level, idx). */
 export function merkleRepository(sql: Sql): MerkleStorage {
   return {
@@ -28,6 +36,27 @@ export function merkleRepository(sql: Sql): MerkleStorage {
         [orgId, log],
       );
       return row?.last === null || row?.last === undefined ? 0 : Number(row.last) + 1;
+    },
+    async tail(orgId, log) {
+      // Level l + 1 exists once level l holds two nodes: the walk stops after log2 n + 1 levels,
+      // each one backward probe of the primary key, and each hash is one point lookup (a join
+      // here lets SQLite's planner walk every node of the tree instead).
+      const rows = await sql.all<NodeRow>(
+        `WITH RECURSIVE last_of(level, idx) AS (
+           SELECT 0, (SELECT MAX(idx) FROM merkle_nodes WHERE org_id = ? AND log = ? AND level = 0)
+           UNION ALL
+           SELECT l.level + 1, (SELECT MAX(m.idx) FROM merkle_nodes m
+                                 WHERE m.org_id = ? AND m.log = ? AND m.level = l.level + 1)
+           FROM last_of l WHERE l.idx >= 1
+         )
+         SELECT l.level, l.idx, (SELECT n.hash FROM merkle_nodes n
+           WHERE n.org_id = ? AND n.log = ? AND n.level = l.level AND n.idx = l.idx) AS hash
+         FROM last_of l WHERE l.idx IS NOT NULL`,
+        [orgId, log, orgId, log, orgId, log],
+      );
+      const nodes = rows.map(toNode);
+      const leaves = nodes.find((n) => n.level === 0);
+      return { size: leaves === undefined ? 0 : leaves.index + 1, nodes };
     },
     async nodes(orgId, log, ids) {
       const found: MerkleNode[] = [];
@@ -42,13 +71,7 @@ export function merkleRepository(sql: Sql): MerkleStorage {
             .join(' UNION ALL '),
           part.flatMap((id) => [orgId, log, id.level, id.index]),
         );
-        for (const row of rows) {
-          found.push({
-            level: Number(row.level),
-            index: Number(row.idx),
-            hash: fromHex(row.hash) as Uint8Array,
-          });
-        }
+        for (const row of rows) found.push(toNode(row));
       }
       return found;
     },

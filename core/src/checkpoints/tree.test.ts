@@ -12,6 +12,14 @@ function memoryMerkle() {
   const reads: number[] = [];
   const merkle: MerkleStorage = {
     size: async () => [...nodes.keys()].filter((k) => k.startsWith('0/')).length,
+    tail: async () => {
+      const last = new Map<number, MerkleNode>();
+      for (const [k, hash] of nodes) {
+        const [level, index] = k.split('/').map(Number) as [number, number];
+        if ((last.get(level)?.index ?? -1) < index) last.set(level, { level, index, hash });
+      }
+      return { size: (last.get(0)?.index ?? -1) + 1, nodes: [...last.values()] };
+    },
     nodes: async (_org, _log, ids) => {
       reads.push(ids.length);
       return ids.flatMap((id): MerkleNode[] => {
@@ -20,6 +28,8 @@ function memoryMerkle() {
       });
     },
     insert: async (_org, _log, added) => {
+      // Refused whole, as the primary key refuses the statement.
+      if (added.some((n) => nodes.has(`${n.level}/${n.index}`))) throw new Error('duplicate node');
       for (const n of added) nodes.set(`${n.level}/${n.index}`, n.hash);
     },
   };
@@ -54,5 +64,47 @@ describe('appendLeaves and the reads behind proofs', () => {
     expect(await treeRootAt(tx, 'o', 'ledger', 177)).toEqual(expected);
     const path = await inclusionProofAt(tx, 'o', 'ledger', 100, 177);
     expect(path.length).toBeLessThanOrEqual(8);
+  });
+});
+
+describe('appendLeaves at a size the caller gives', () => {
+  it('refuses a size the tree does not have and leaves the tree as it was', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 70 }),
+        fc.integer({ min: 0, max: 80 }),
+        async (stored, claimed) => {
+          fc.pre(stored !== claimed);
+          const { tx } = memoryMerkle();
+          const data = Array.from({ length: stored }, (_, i) => new Uint8Array(32).fill(i % 256));
+          if (stored > 0) await appendLeaves(tx, 'o', 'ledger', data);
+          await expect(
+            appendLeaves(tx, 'o', 'ledger', [new Uint8Array(32).fill(255)], claimed),
+          ).rejects.toThrow();
+          expect(await tx.merkle.size('o', 'ledger')).toBe(stored);
+          if (stored > 0) {
+            expect(await treeRootAt(tx, 'o', 'ledger', stored)).toEqual(
+              merkleRoot(data.map(leafHash)),
+            );
+          }
+        },
+      ),
+    );
+  });
+
+  it('appends at the size it has, as an append that reads the size does', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 0, max: 70 }), async (stored) => {
+        const given = memoryMerkle();
+        const read = memoryMerkle();
+        const data = Array.from({ length: stored + 1 }, (_, i) => new Uint8Array(32).fill(i % 256));
+        for (const [i, leaf] of data.entries()) {
+          const a = await appendLeaves(given.tx, 'o', 'ledger', [leaf], i);
+          const b = await appendLeaves(read.tx, 'o', 'ledger', [leaf]);
+          expect(a).toEqual(b);
+        }
+      }),
+      { numRuns: 20 },
+    );
   });
 });

@@ -9,7 +9,7 @@ import {
   rootAt,
   type NodeId,
 } from '@runledger/verify';
-import type { MerkleNode } from '../ports/merkle-storage.js';
+import type { MerkleNode, MerkleTail } from '../ports/merkle-storage.js';
 import type { Repositories } from '../ports/storage.js';
 
 /**
@@ -31,13 +31,10 @@ type Tx = Pick<Repositories, 'merkle'>;
 
 const key = (level: number, index: number) => `${level}/${index}`;
 
-/** Fetches the nodes of `ids` in one query; a synchronous lookup that throws on a missing node. */
-async function lookup(tx: Tx, orgId: string, log: string, ids: readonly NodeId[]) {
-  const unique = [...new Map(ids.map((id) => [key(id.level, id.index), id])).values()];
+/** A synchronous lookup among `nodes` that throws on a node not among them. */
+function lookupIn(orgId: string, log: string, nodes: readonly MerkleNode[]) {
   const found = new Map<string, Uint8Array>();
-  for (const node of await tx.merkle.nodes(orgId, log, unique)) {
-    found.set(key(node.level, node.index), node.hash);
-  }
+  for (const node of nodes) found.set(key(node.level, node.index), node.hash);
   return (level: number, index: number): Uint8Array => {
     const hash = found.get(key(level, index));
     if (hash === undefined) {
@@ -47,25 +44,75 @@ async function lookup(tx: Tx, orgId: string, log: string, ids: readonly NodeId[]
   };
 }
 
+/** Fetches the nodes of `ids` in one query; a synchronous lookup that throws on a missing node. */
+async function lookup(tx: Tx, orgId: string, log: string, ids: readonly NodeId[]) {
+  const unique = [...new Map(ids.map((id) => [key(id.level, id.index), id])).values()];
+  return lookupIn(orgId, log, await tx.merkle.nodes(orgId, log, unique));
+}
+
+/**
+ * The tree's size and the last node of each level, in one query: all an append needs to know. Read
+ * it under the lock that orders the log's appends, then append with appendLeavesAfter.
+ */
+export function treeTail(tx: Tx, orgId: string, log: string): Promise<MerkleTail> {
+  return tx.merkle.tail(orgId, log);
+}
+
+/**
+ * Appends leaves to a tree whose tail (treeTail) this transaction read under the log's lock:
+ * inserts only, no read. See appendLeaves.
+ */
+export async function appendLeavesAfter(
+  tx: Tx,
+  orgId: string,
+  log: string,
+  tail: MerkleTail,
+  leaves: readonly Uint8Array[],
+): Promise<TreeHead> {
+  return grow(
+    tx,
+    orgId,
+    log,
+    CompactTree.load(tail.size, lookupIn(orgId, log, tail.nodes)),
+    leaves,
+  );
+}
+
+async function grow(
+  tx: Tx,
+  orgId: string,
+  log: string,
+  tree: CompactTree,
+  leaves: readonly Uint8Array[],
+): Promise<TreeHead> {
+  const created: MerkleNode[] = [];
+  for (const leaf of leaves) created.push(...tree.append(leafHash(leaf)));
+  if (created.length > 0) await tx.merkle.insert(orgId, log, created);
+  return { size: tree.size, root: tree.root() };
+}
+
 /**
  * Appends leaves (their data: the tree hashes SHA-256(0x00 ‖ data)) to the log's tree inside a
  * write transaction. The caller holds the lock that orders this log's appends (for `ledger`,
  * lockKeys.chain(orgId), the chain's own lock), so the tree grows in the chain's order; the
  * primary key refuses a second writer that did not. Returns the new size and root.
+ *
+ * `size` is the tree's size as the caller already knows it (the first new leaf's org_seq when leaf
+ * i is the chain's org_seq i), which saves reading it. A tree of another size is refused, never
+ * grown out of order: a shorter one lacks a node of the right edge (the lookup throws), a longer
+ * one already holds the new leaf (the primary key refuses the insert).
  */
 export async function appendLeaves(
   tx: Tx,
   orgId: string,
   log: string,
   leaves: readonly Uint8Array[],
+  size?: number,
 ): Promise<TreeHead> {
-  const size = await tx.merkle.size(orgId, log);
-  const edge = rangeNodes(0, size);
-  const tree = CompactTree.load(size, await lookup(tx, orgId, log, edge));
-  const created: MerkleNode[] = [];
-  for (const leaf of leaves) created.push(...tree.append(leafHash(leaf)));
-  if (created.length > 0) await tx.merkle.insert(orgId, log, created);
-  return { size: tree.size, root: tree.root() };
+  if (size === undefined)
+    return appendLeavesAfter(tx, orgId, log, await treeTail(tx, orgId, log), leaves);
+  const tree = CompactTree.load(size, await lookup(tx, orgId, log, rangeNodes(0, size)));
+  return grow(tx, orgId, log, tree, leaves);
 }
 
 /** Appends one leaf: see appendLeaves. */
@@ -74,8 +121,9 @@ export function appendLeaf(
   orgId: string,
   log: string,
   leafData: Uint8Array,
+  size?: number,
 ): Promise<TreeHead> {
-  return appendLeaves(tx, orgId, log, [leafData]);
+  return appendLeaves(tx, orgId, log, [leafData], size);
 }
 
 /** The number of leaves in the log's tree. */

@@ -15,9 +15,21 @@ export interface MerkleNode extends MerkleNodeId {
   hash: Uint8Array;
 }
 
+/** A tree's size and the node of greatest index at each of its levels. */
+export interface MerkleTail {
+  size: number;
+  nodes: MerkleNode[];
+}
+
 export interface MerkleStorage {
   /** The number of leaves of the tree (0 when it has none): one row of the primary key. */
   size(orgId: string, log: string): Promise<number>;
+  /**
+   * The number of leaves and the last stored node of each level, in one query (about log2 n
+   * primary-key probes): the right edge an append needs is among them, so an append that does not
+   * know the size reads it and its edge at once.
+   */
+  tail(orgId: string, log: string): Promise<MerkleTail>;
   /** The stored nodes among `ids`, in any order; a node not stored is left out. */
   nodes(orgId: string, log: string, ids: readonly MerkleNodeId[]): Promise<MerkleNode[]>;
   /** Inserts new nodes; a node already stored throws (the primary key), so two appends never fork. */

@@ -36,7 +36,7 @@ export function receiptOutbox(storage: Storage, sink: ReceiptSink): ReceiptOutbo
     // crash before it commits leaves rows that recovery finds already in their day file and skips.
     void storage
       .write(async (tx) => {
-        for (const r of receipts) await tx.routerOutbox.delete(r.receipt_id);
+        await Promise.all(receipts.map((r) => tx.routerOutbox.delete(r.receipt_id)));
       })
       .catch(() => undefined)
       .finally(done);
@@ -48,10 +48,9 @@ export function receiptOutbox(storage: Storage, sink: ReceiptSink): ReceiptOutbo
       const result = await storage.write(async (tx) => {
         receipts = [];
         const value = await work(tx, receipts);
-        for (const r of receipts) {
-          await tx.routerOutbox.insert(r);
-          inFlight.add(r.receipt_id);
-        }
+        // Sent together: one round trip on PostgreSQL however many receipts the change made.
+        await Promise.all(receipts.map((r) => tx.routerOutbox.insert(r)));
+        for (const r of receipts) inFlight.add(r.receipt_id);
         return value;
       });
       await publish(receipts);

@@ -1,6 +1,6 @@
 import { notFound } from '../errors.js';
 import { receiptLeaf } from '@runledger/verify';
-import { LEDGER_LOG, appendLeaf } from '../checkpoints/tree.js';
+import { LEDGER_LOG, appendLeavesAfter, treeTail } from '../checkpoints/tree.js';
 import { nowIso } from '../time.js';
 import { buildReceipt } from '../receipts/build.js';
 import { lockKeys } from '../ports/lock-keys.js';
@@ -11,33 +11,39 @@ import type { RunUseCases } from './api.js';
 import { assertCanMint } from './lifecycle.js';
 import { updateRun } from './update-run.js';
 import { toReceipt } from './views.js';
-import { auditActor, recordAudit } from '../audit-receipts/record.js';
+import { appendAudit, auditActor, openAuditChain } from '../audit-receipts/record.js';
 
 /**
  * Mints the receipt of an approved run in one transaction: under the run's and the chain's locks,
  * read together the run, its submission, evidence and checks and the org head (one indexed row);
  * build and hash the payload; then together insert under UNIQUE(org_id, org_seq) and
- * UNIQUE(run_id) and mark the run receipted. Two round trips of statements whatever the chain's
- * length; the receipt's leaf joins the org's Merkle tree in the same transaction (O(log n)
- * nodes) and its share link is audited. A receipted run answers with its existing receipt.
+ * UNIQUE(run_id) and mark the run receipted, whatever the chain's length; the receipt's leaf joins
+ * the org's Merkle tree in the same transaction (O(log n) nodes) and its share link is audited.
+ * Statements sent together are one round trip on PostgreSQL (docs/storage.md): the locks with
+ * every read, then every write, then COMMIT. A receipted run answers with its existing receipt.
  */
 export function runMintUseCase(deps: Deps): Pick<RunUseCases, 'mintReceipt'> {
   const { storage, clock, random, config } = deps;
   return {
     async mintReceipt(actor, runId) {
       const { record, created } = await storage.write(async (tx) => {
-        // A second minter of this run waits here, then finds it receipted and answers its receipt.
-        await tx.lock(lockKeys.runMint(runId));
-        // One minter per org appends after the head at a time, so the chain never forks. Taken
-        // before knowing the run is mintable, so every read below goes out at once: one round trip
-        // to the engine instead of five (a refused mint holds the chain lock for that trip only).
-        await tx.lock(lockKeys.chain(actor.orgId));
-        const [run, submission, head, evidence, checks] = await Promise.all([
+        // A transaction's statements run in the order they are sent, so the reads below run under
+        // the locks though sent with them: the run's lock (a second minter of this run waits, then
+        // finds it receipted), the chain's (one minter per org appends after the head at a time, so
+        // the chain and its tree never fork) and, last, the audit chain's. They are taken before
+        // knowing the run is mintable so that the locks and every read the mint needs (the run, its
+        // submission, evidence and checks, the org head, the ledger tree's tail, the audit chain's
+        // head and tail) are one round trip to the engine.
+        const [, , run, submission, head, evidence, checks, ledger, audit] = await Promise.all([
+          tx.lock(lockKeys.runMint(runId)),
+          tx.lock(lockKeys.chain(actor.orgId)),
           tx.runs.get(actor.orgId, runId),
           tx.submissions.get(actor.orgId, runId),
           tx.receipts.head(actor.orgId),
           tx.evidence.listByRun(actor.orgId, runId),
           tx.checks.listByRun(actor.orgId, runId),
+          treeTail(tx, actor.orgId, LEDGER_LOG),
+          openAuditChain(tx, actor.orgId),
         ]);
         if (!run) throw notFound('run');
         if (assertCanMint(run.state) === 'already_minted') {
@@ -78,26 +84,29 @@ export function runMintUseCase(deps: Deps): Pick<RunUseCases, 'mintReceipt'> {
           share_token: shareToken(random),
           created_at: minted.payload.minted_at,
         };
-        // The writes go out together; the transaction waits for all of them before it ends. The tree
-        // grows in the same transaction and under the same chain lock: leaf i is org_seq i.
-        const [, tree] = await Promise.all([
-          tx.receipts.insert(record),
-          appendLeaf(tx, actor.orgId, LEDGER_LOG, receiptLeaf(record.receipt_sha256)),
-          updateRun(tx, run, { state: 'receipted', updated_at: nowIso(clock) }),
-        ]);
-        if (tree.size !== record.org_seq + 1) {
+        // Leaf i of the ledger tree is org_seq i (start-up runs backfillLedgerTrees).
+        if (ledger.size !== record.org_seq) {
           throw new Error(
-            `the ledger tree of ${actor.orgId} has ${tree.size - 1} leaves before org_seq ${record.org_seq}: backfillLedgerTrees has not run`,
+            `the ledger tree of ${actor.orgId} has ${ledger.size} leaves before org_seq ${record.org_seq}: backfillLedgerTrees has not run`,
           );
         }
-        // The receipt's share link is created with it: audited by receipt, never by its token.
-        await recordAudit(
-          tx,
-          actor.orgId,
-          auditActor(actor),
-          { type: 'share_link.created', receipt_id: record.receipt_id, run_id: run.id },
-          now,
-        );
+        // The writes go out together, and read nothing; the transaction waits for all of them
+        // before it ends. The receipt's share link is created with it: audited by receipt, never
+        // by its token.
+        await Promise.all([
+          tx.receipts.insert(record),
+          appendLeavesAfter(tx, actor.orgId, LEDGER_LOG, ledger, [
+            receiptLeaf(record.receipt_sha256),
+          ]),
+          updateRun(tx, run, { state: 'receipted', updated_at: nowIso(clock) }),
+          appendAudit(
+            tx,
+            audit,
+            auditActor(actor),
+            { type: 'share_link.created', receipt_id: record.receipt_id, run_id: run.id },
+            now,
+          ),
+        ]);
         return { record, created: true };
       });
       return { receipt: toReceipt(record, config.publicBaseUrl), created };
