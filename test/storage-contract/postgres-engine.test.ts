@@ -28,6 +28,37 @@ async function openFresh(clock: 'database' | 'caller' = 'caller'): Promise<Stora
 
 const T0 = '2025-01-01T00:00:00.000Z';
 
+/** A queued job of member mbr_1 (its member row is the test's to insert), with `change` applied. */
+const jobRecord = (id: string, change: Partial<JobRecord> = {}): JobRecord => ({
+  job_id: id,
+  member_id: 'mbr_1',
+  type: 'eval',
+  node_class: 'gpu_a_96gb',
+  hours: 1,
+  hourly_rate: '5.00',
+  estimated_amount: '5.00',
+  currency: 'USD',
+  input: null,
+  status: 'queued',
+  attempt: 1,
+  lease_epoch: 0,
+  lease_token_hash: null,
+  lease_expires_at: null,
+  worker_id: null,
+  progress: null,
+  message: null,
+  log_lines: 0,
+  result: null,
+  error: null,
+  cost: null,
+  billed_seconds: null,
+  created_at: T0,
+  accepted_at: null,
+  finished_at: null,
+  updated_at: T0,
+  ...change,
+});
+
 describe.skipIf(postgresSkipped)('postgres engine', () => {
   it('lock(key) makes a second write on the same key wait until the first ends; reads refuse to write', async () => {
     const storage = await openFresh();
@@ -80,34 +111,15 @@ describe.skipIf(postgresSkipped)('postgres engine', () => {
     const storage = await openFresh('database');
     const at = (ms: number) => new Date(Date.now() + ms).toISOString();
     const token = 'c'.repeat(64);
-    const job = (id: string, expires: string, tokenHash: string): JobRecord => ({
-      job_id: id,
-      member_id: 'mbr_1',
-      type: 'eval',
-      node_class: 'gpu_a_96gb',
-      hours: 1,
-      hourly_rate: '5.00',
-      estimated_amount: '5.00',
-      currency: 'USD',
-      input: null,
-      status: 'leased',
-      attempt: 1,
-      lease_epoch: 1,
-      lease_token_hash: tokenHash,
-      lease_expires_at: expires,
-      worker_id: 'wkr_1',
-      progress: null,
-      message: null,
-      log_lines: 0,
-      result: null,
-      error: null,
-      cost: null,
-      billed_seconds: null,
-      created_at: T0,
-      accepted_at: null,
-      finished_at: null,
-      updated_at: T0,
-    });
+    const job = (id: string, expires: string, tokenHash: string): JobRecord =>
+      jobRecord(id, {
+        status: 'leased',
+        attempt: 1,
+        lease_epoch: 1,
+        lease_token_hash: tokenHash,
+        lease_expires_at: expires,
+        worker_id: 'wkr_1',
+      });
     try {
       await storage.write(async (tx) => {
         await tx.routerMembers.insert({
@@ -164,6 +176,48 @@ describe.skipIf(postgresSkipped)('postgres engine', () => {
     }
   });
 
+  it('concurrent leases pick different queued jobs: a second skips the row the first holds instead of waiting on it', async () => {
+    const storage = await openFresh();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let picked!: (ids: string[]) => void;
+    const first = new Promise<string[]>((resolve) => (picked = resolve));
+    try {
+      await storage.write(async (tx) => {
+        await tx.routerMembers.insert({
+          member_id: 'mbr_1',
+          email: 'a@example.com',
+          name: 'A',
+          created_at: T0,
+          activated_at: null,
+          expires_at: null,
+        });
+        await tx.jobs.insert(jobRecord('job_1', { created_at: '2025-01-01T00:00:01.000Z' }));
+        await tx.jobs.insert(jobRecord('job_2', { created_at: '2025-01-01T00:00:02.000Z' }));
+      });
+      const a = storage.write(async (tx) => {
+        picked((await tx.jobs.oldestQueued('gpu_a_96gb', 5)).map((j) => j.job_id));
+        await held;
+      });
+      expect(await first).toEqual(['job_1']);
+      // Answered while A still holds job_1 (were it waiting on that row lock, this would hang).
+      const second = await storage.write(async (tx) =>
+        (await tx.jobs.oldestQueued('gpu_a_96gb', 5)).map((j) => j.job_id),
+      );
+      expect(second).toEqual(['job_2']);
+      release();
+      await a;
+      // Once A has ended, job_1 is free again: nothing was leased.
+      const third = await storage.write(async (tx) =>
+        (await tx.jobs.oldestQueued('gpu_a_96gb', 5)).map((j) => j.job_id),
+      );
+      expect(third).toEqual(['job_1']);
+    } finally {
+      release();
+      await storage.close();
+    }
+  });
+
   it('leases the oldest queued job through the jobs_queue index, reads both chain heads as one index row without sorting, and a tree tail by backward key probes', async () => {
     const { url, schema } = await freshSchema();
     const storage = await openPostgresStorage({ connectionString: url, schema });
@@ -180,7 +234,7 @@ describe.skipIf(postgresSkipped)('postgres engine', () => {
           .map((r) => r['QUERY PLAN'])
           .join('\n');
       const lease = await plan(
-        "SELECT * FROM jobs WHERE node_class = 'g' AND status = 'queued' ORDER BY created_at, job_id LIMIT 1",
+        "SELECT * FROM jobs WHERE node_class = 'g' AND status = 'queued' ORDER BY created_at, job_id LIMIT 1 FOR UPDATE SKIP LOCKED",
       );
       expect(lease).toMatch(/Index Scan using jobs_queue on jobs/);
       expect(lease).not.toMatch(/Sort/);

@@ -32,6 +32,12 @@ export interface Dialect {
    * so instances whose clocks disagree still agree on whether a lease is live.
    */
   readonly now: string | null;
+  /**
+   * Appended to the SELECT that picks a queued job to lease: it locks the rows it returns and skips
+   * rows another transaction holds, so concurrent leases take different jobs instead of queueing
+   * on the oldest one's row lock; null where one writer at a time already does that.
+   */
+  readonly skipLocked: string | null;
 }
 
 /** One process owns a SQLite file: its clock is the only one, and tests can move it by hand. */
@@ -46,6 +52,7 @@ export const sqliteDialect: Dialect = {
   placeholders: (text) => text,
   migrationLock: null,
   now: null,
+  skipLocked: null,
 };
 
 /** Any constant key: only migrators take it. */
@@ -65,6 +72,7 @@ export const postgresDialect: Dialect = {
   placeholders: numberPlaceholders,
   migrationLock: `SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`,
   now: `to_char(statement_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
+  skipLocked: 'FOR UPDATE SKIP LOCKED',
 };
 
 /** PostgreSQL with the caller's clock: for test worlds that move a manual clock past a lease's expiry. */

@@ -101,10 +101,13 @@ export function jobsRepository(sql: Sql): JobsRepository {
       return (await sql.get<JobRecord>('SELECT * FROM jobs WHERE job_id = ?', [jobId])) ?? null;
     },
     async oldestQueued(nodeClass, limit) {
+      // Where rows are locked as they are picked, one is enough: it is this transaction's until it
+      // ends, and more would keep other workers from jobs this one will not take.
+      const { skipLocked } = sql.dialect;
       return sql.all<JobRecord>(
         `SELECT * FROM jobs WHERE node_class = ? AND status = 'queued'
-         ORDER BY created_at, job_id LIMIT ?`,
-        [nodeClass, limit],
+         ORDER BY created_at, job_id LIMIT ?${skipLocked === null ? '' : ` ${skipLocked}`}`,
+        [nodeClass, skipLocked === null ? limit : 1],
       );
     },
     async liveLeasesOf(workerId, now) {

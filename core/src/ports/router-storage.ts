@@ -197,7 +197,11 @@ export interface JobArtifactRecord {
 export interface JobsRepository {
   insert(job: JobRecord): Promise<void>;
   byId(jobId: string): Promise<JobRecord | null>;
-  /** Queued jobs of a class, oldest first (created_at, job_id). */
+  /**
+   * Queued jobs of a class to lease, oldest first (created_at, job_id), at most `limit`. An engine
+   * whose write transactions run concurrently (PostgreSQL) locks what it returns until the
+   * transaction ends, skips jobs other transactions hold, and returns at most one.
+   */
   oldestQueued(nodeClass: NodeClass, limit: number): Promise<JobRecord[]>;
   /** Jobs leased or running for this worker whose lease is live at `now`. */
   liveLeasesOf(workerId: string, now: string): Promise<JobRecord[]>;
