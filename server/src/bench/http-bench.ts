@@ -174,6 +174,7 @@ function printTable(results: EngineResult[]): void {
       console.log(
         `${r.engine.padEnd(9)}${name.padEnd(28)}${pad(f.rate.toFixed(0), 9)}${pad(f.p50_ms.toFixed(2), 9)}${pad(f.p99_ms.toFixed(2), 9)}${pad(f.ratio_to_floor.toFixed(2), 9)}${pad(String(f.errors), 8)}${extra}`,
       );
+      for (const sample of f.error_samples) console.log(`${''.padEnd(9)}  error: ${sample}`);
     }
     const [small, large] = Object.values(r.chain);
     if (!small || !large) continue;

@@ -57,6 +57,8 @@ export interface Figures {
   p99_ms: number;
   count: number;
   errors: number;
+  /** The first few failures as their messages (status and body start), so an error can be told apart. */
+  error_samples: string[];
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -75,6 +77,7 @@ export async function drive(
 ): Promise<Figures> {
   const latencies: number[] = [];
   let errors = 0;
+  const errorSamples: string[] = [];
   const started = performance.now();
   const end = started + seconds * 1000;
   await Promise.all(
@@ -84,8 +87,9 @@ export async function drive(
         let outcome: 'ok' | 'done';
         try {
           outcome = await op(client);
-        } catch {
+        } catch (error) {
           errors += 1;
+          if (errorSamples.length < 5) errorSamples.push(String(error).slice(0, 300));
           continue;
         }
         if (outcome === 'done') return;
@@ -101,6 +105,7 @@ export async function drive(
     p99_ms: percentile(latencies, 99),
     count: latencies.length,
     errors,
+    error_samples: errorSamples,
   };
 }
 
