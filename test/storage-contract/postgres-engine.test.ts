@@ -5,6 +5,7 @@ import type { JobRecord, Storage } from '@runledger/core/ports';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { freshSchema, postgresSkipped } from '../helpers/postgres.js';
+import { job } from './router-contract.js';
 
 // The PostgreSQL engine's own guarantees, beyond the shared contract suites: named locks queue
 // writers, reads refuse writes, and fenced expiry follows the database's clock.
@@ -27,37 +28,6 @@ async function openFresh(clock: 'database' | 'caller' = 'caller'): Promise<Stora
 }
 
 const T0 = '2025-01-01T00:00:00.000Z';
-
-/** A queued job of member mbr_1 (its member row is the test's to insert), with `change` applied. */
-const jobRecord = (id: string, change: Partial<JobRecord> = {}): JobRecord => ({
-  job_id: id,
-  member_id: 'mbr_1',
-  type: 'eval',
-  node_class: 'gpu_a_96gb',
-  hours: 1,
-  hourly_rate: '5.00',
-  estimated_amount: '5.00',
-  currency: 'USD',
-  input: null,
-  status: 'queued',
-  attempt: 1,
-  lease_epoch: 0,
-  lease_token_hash: null,
-  lease_expires_at: null,
-  worker_id: null,
-  progress: null,
-  message: null,
-  log_lines: 0,
-  result: null,
-  error: null,
-  cost: null,
-  billed_seconds: null,
-  created_at: T0,
-  accepted_at: null,
-  finished_at: null,
-  updated_at: T0,
-  ...change,
-});
 
 describe.skipIf(postgresSkipped)('postgres engine', () => {
   it('lock(key) makes a second write on the same key wait until the first ends; reads refuse to write', async () => {
@@ -111,8 +81,8 @@ describe.skipIf(postgresSkipped)('postgres engine', () => {
     const storage = await openFresh('database');
     const at = (ms: number) => new Date(Date.now() + ms).toISOString();
     const token = 'c'.repeat(64);
-    const job = (id: string, expires: string, tokenHash: string): JobRecord =>
-      jobRecord(id, {
+    const leasedJob = (id: string, expires: string, tokenHash: string): JobRecord =>
+      job(id, {
         status: 'leased',
         attempt: 1,
         lease_epoch: 1,
@@ -138,8 +108,8 @@ describe.skipIf(postgresSkipped)('postgres engine', () => {
           created_at: T0,
           last_seen_at: null,
         });
-        await tx.jobs.insert(job('job_live', at(3_600_000), 'e'.repeat(64)));
-        await tx.jobs.insert(job('job_dead', at(-3_600_000), token));
+        await tx.jobs.insert(leasedJob('job_live', at(3_600_000), 'e'.repeat(64)));
+        await tx.jobs.insert(leasedJob('job_dead', at(-3_600_000), token));
       });
       const expire = fenceFor('expire');
       const accept = fenceFor('accept');
@@ -192,8 +162,8 @@ describe.skipIf(postgresSkipped)('postgres engine', () => {
           activated_at: null,
           expires_at: null,
         });
-        await tx.jobs.insert(jobRecord('job_1', { created_at: '2025-01-01T00:00:01.000Z' }));
-        await tx.jobs.insert(jobRecord('job_2', { created_at: '2025-01-01T00:00:02.000Z' }));
+        await tx.jobs.insert(job('job_1', { created_at: '2025-01-01T00:00:01.000Z' }));
+        await tx.jobs.insert(job('job_2', { created_at: '2025-01-01T00:00:02.000Z' }));
       });
       const a = storage.write(async (tx) => {
         picked((await tx.jobs.oldestQueued('gpu_a_96gb', 5)).map((j) => j.job_id));

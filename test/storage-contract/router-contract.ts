@@ -26,7 +26,8 @@ async function seed(tx: Repositories) {
   });
 }
 
-function job(id: string, over: Partial<JobRecord> = {}): JobRecord {
+/** A queued job of member mbr_1 (its member row is the test's to insert), with `over` applied. */
+export function job(id: string, over: Partial<JobRecord> = {}): JobRecord {
   return {
     job_id: id,
     member_id: 'mbr_1',
