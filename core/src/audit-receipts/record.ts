@@ -9,7 +9,7 @@ import type {
 import type { AuditActor, AuditEvent } from '../schemas/audit-receipt.js';
 import type { Actor } from '../actor.js';
 import { receiptLeaf } from '@runledger/verify';
-import { appendLeaf, appendLeaves, appendLeavesAfter, treeTail } from '../checkpoints/tree.js';
+import { appendLeaves, appendLeavesAfter, treeTail } from '../checkpoints/tree.js';
 import { AUDIT_LOG, buildAuditReceipt } from './build.js';
 
 /**
@@ -33,32 +33,47 @@ export function failureWindowOf(now: Date): string {
   return new Date(ms - (ms % SIGN_IN_FAILURE_WINDOW_MS)).toISOString();
 }
 
+/** One audit receipt to append: who did what. */
+export interface AuditEntry {
+  actor: AuditActor;
+  event: AuditEvent;
+}
+
 /**
- * Appends one audit receipt after `head`, its leaf joining the `audit` tree whose tail is `tree`,
- * the two reads the caller made together under the audit chain lock.
+ * Appends audit receipts, in order, after `head`, their leaves joining the `audit` tree whose tail
+ * is `tree`, the two reads the caller made together under the audit chain lock. Each receipt links
+ * to the one before it; the inserts and the leaves go out together and read nothing.
  */
 async function appendAfter(
   tx: WriteTransaction,
   orgId: string,
-  actor: AuditActor,
-  event: AuditEvent,
+  entries: readonly AuditEntry[],
   now: Date,
   head: ChainHead | null,
   tree: MerkleTail,
-): Promise<AuditReceiptRecord> {
-  const built = buildAuditReceipt({ head, orgId, actor, event, now });
-  const record: AuditReceiptRecord = {
-    receipt_id: built.receipt_id,
-    org_id: orgId,
-    org_seq: built.org_seq,
-    event_type: event.type,
-    parent_hash: built.parent_hash,
-    receipt_sha256: built.receipt_sha256,
-    payload_text: built.payload_text,
-    created_at: built.payload.minted_at,
-  };
-  await Promise.all([tx.auditReceipts.insert(record), appendAuditLeaf(tx, record, tree)]);
-  return record;
+): Promise<AuditReceiptRecord[]> {
+  const records: AuditReceiptRecord[] = [];
+  let last = head;
+  for (const { actor, event } of entries) {
+    const built = buildAuditReceipt({ head: last, orgId, actor, event, now });
+    records.push({
+      receipt_id: built.receipt_id,
+      org_id: orgId,
+      org_seq: built.org_seq,
+      event_type: event.type,
+      parent_hash: built.parent_hash,
+      receipt_sha256: built.receipt_sha256,
+      payload_text: built.payload_text,
+      created_at: built.payload.minted_at,
+    });
+    last = { org_seq: built.org_seq, receipt_sha256: built.receipt_sha256 };
+  }
+  if (records.length === 0) return records;
+  await Promise.all([
+    ...records.map((record) => tx.auditReceipts.insert(record)),
+    appendAuditLeaves(tx, orgId, records, tree),
+  ]);
+  return records;
 }
 
 /** Reads the audit chain's head and its tree's tail together, then appends after them. */
@@ -73,32 +88,37 @@ async function append(
     tx.auditReceipts.head(orgId),
     treeTail(tx, orgId, AUDIT_LOG),
   ]);
-  return appendAfter(tx, orgId, actor, event, now, head, tree);
+  const [record] = await appendAfter(tx, orgId, [{ actor, event }], now, head, tree);
+  return record!;
 }
 
-/** Rows per catch-up append (see appendAuditLeaf). */
+/** Rows per catch-up append (see appendAuditLeaves). */
 const CATCH_UP_CHUNK = 500;
 
 /**
  * Leaf i of the org's `audit` tree is its audit receipt org_seq i, appended in the receipt's
- * transaction under the audit chain lock (the lock that orders this log). Receipts written before
- * the tree existed (the tree is shorter than the chain) are appended first, in order, so the tree
- * always covers the whole chain. A tree longer than the chain is refused.
+ * transaction under the audit chain lock (the lock that orders this log). `records` are consecutive,
+ * in org_seq order. Receipts written before the tree existed (the tree is shorter than the chain)
+ * are appended first, in order, so the tree always covers the whole chain. A tree longer than the
+ * chain is refused.
  */
-async function appendAuditLeaf(tx: WriteTransaction, record: AuditReceiptRecord, tree: MerkleTail) {
-  const orgId = record.org_id;
-  const leaf = receiptLeaf(record.receipt_sha256);
-  if (tree.size === record.org_seq) {
-    await appendLeavesAfter(tx, orgId, AUDIT_LOG, tree, [leaf]);
+async function appendAuditLeaves(
+  tx: WriteTransaction,
+  orgId: string,
+  records: readonly AuditReceiptRecord[],
+  tree: MerkleTail,
+) {
+  const first = records[0]!.org_seq;
+  const leaves = records.map((r) => receiptLeaf(r.receipt_sha256));
+  if (tree.size === first) {
+    await appendLeavesAfter(tx, orgId, AUDIT_LOG, tree, leaves);
     return;
   }
-  if (tree.size > record.org_seq) {
-    throw new Error(
-      `the audit tree of ${orgId} has ${tree.size} leaves before org_seq ${record.org_seq}`,
-    );
+  if (tree.size > first) {
+    throw new Error(`the audit tree of ${orgId} has ${tree.size} leaves before org_seq ${first}`);
   }
-  for (let size = tree.size; size < record.org_seq;) {
-    const rows = await tx.auditReceipts.chunk(orgId, size - 1, record.org_seq - 1, CATCH_UP_CHUNK);
+  for (let size = tree.size; size < first; ) {
+    const rows = await tx.auditReceipts.chunk(orgId, size - 1, first - 1, CATCH_UP_CHUNK);
     if (rows[0]?.org_seq !== size) {
       throw new Error(`the audit chain of ${orgId} has no receipt ${size} to put in its tree`);
     }
@@ -111,7 +131,7 @@ async function appendAuditLeaf(tx: WriteTransaction, record: AuditReceiptRecord,
     );
     size += rows.length;
   }
-  await appendLeaf(tx, orgId, AUDIT_LOG, leaf, record.org_seq);
+  await appendLeaves(tx, orgId, AUDIT_LOG, leaves, first);
 }
 
 /**
@@ -179,11 +199,30 @@ export async function openAuditChain(tx: WriteTransaction, orgId: string): Promi
 }
 
 /**
- * Appends one audit receipt to a chain this transaction opened (openAuditChain) and has not
+ * Appends audit receipts, in order, to a chain this transaction opened (openAuditChain) and has not
  * appended to since: the org's pending failed sign-in counts first, so the chain keeps them in
- * order, then this receipt, inserted under UNIQUE(org_id, org_seq). With nothing pending, its
+ * order, then these receipts, inserted under UNIQUE(org_id, org_seq). With nothing pending, their
  * writes go out together and read nothing.
  */
+export async function appendAudits(
+  tx: WriteTransaction,
+  chain: OpenAuditChain,
+  entries: readonly AuditEntry[],
+  now: Date,
+): Promise<AuditReceiptRecord[]> {
+  const { orgId, windows, head, tree } = chain;
+  if (windows.length > 0) {
+    await flushFailures(tx, orgId, windows, now, false);
+    const [after, grown] = await Promise.all([
+      tx.auditReceipts.head(orgId),
+      treeTail(tx, orgId, AUDIT_LOG),
+    ]);
+    return appendAfter(tx, orgId, entries, now, after, grown);
+  }
+  return appendAfter(tx, orgId, entries, now, head, tree);
+}
+
+/** Appends one audit receipt to a chain this transaction opened: see appendAudits. */
 export async function appendAudit(
   tx: WriteTransaction,
   chain: OpenAuditChain,
@@ -191,12 +230,8 @@ export async function appendAudit(
   event: AuditEvent,
   now: Date,
 ): Promise<AuditReceiptRecord> {
-  const { orgId, windows, head, tree } = chain;
-  if (windows.length > 0) {
-    await flushFailures(tx, orgId, windows, now, false);
-    return append(tx, orgId, actor, event, now);
-  }
-  return appendAfter(tx, orgId, actor, event, now, head, tree);
+  const [record] = await appendAudits(tx, chain, [{ actor, event }], now);
+  return record!;
 }
 
 /**
