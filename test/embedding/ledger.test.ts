@@ -14,7 +14,7 @@ import {
 import { LEDGER_LOG, treeRootAt, treeSize } from '@runledger/core';
 import type { Actor, Runledger } from '@runledger/core';
 import type { Receipt } from '@runledger/core/schemas';
-import { approvedRun, openRunWorld, signIn, type RunWorld } from './world.js';
+import { approvedRun, openRunWorld, preparedRun, signIn, type RunWorld } from './world.js';
 import { engines } from '../helpers/postgres.js';
 
 describe.each(engines)('%s', (engine) => {
@@ -212,6 +212,126 @@ describe.each(engines)('%s', (engine) => {
           },
         ),
         { numRuns: 6 },
+      );
+    });
+
+    it('answers each ask of a batch for itself: approved, repeated, receipted, unapproved, unknown and foreign runs minted at once (property)', async () => {
+      type Kind = 'approved' | 'receipted' | 'submitted' | 'foreign' | 'unknown';
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(
+            fc.record({
+              kind: fc.constantFrom<Kind>(
+                'approved',
+                'receipted',
+                'submitted',
+                'foreign',
+                'unknown',
+              ),
+              // Asks of the same run: a repeat in the same batch.
+              times: fc.integer({ min: 1, max: 3 }),
+            }),
+            { minLength: 1, maxLength: 6 },
+          ),
+          fc.nat(),
+          async (plan, shuffleSeed) => {
+            const world = await openRunWorld(engine);
+            try {
+              const rl = world.rl;
+              const owner = await signIn(rl, 'owner@example.com');
+              const stranger = await signIn(rl, 'stranger@example.com');
+              const project = await rl.projects.create(owner, { name: 'P' });
+              const before: Receipt[] = [];
+              const targets: { kind: Kind; runId: string; earlier?: Receipt }[] = [];
+              for (const [i, { kind }] of plan.entries()) {
+                if (kind === 'approved') {
+                  targets.push({ kind, runId: (await approvedRun(rl, owner, project.id)).id });
+                } else if (kind === 'receipted') {
+                  const run = await approvedRun(rl, owner, project.id);
+                  const earlier = (await rl.runs.mintReceipt(owner, run.id)).receipt;
+                  before.push(earlier);
+                  targets.push({ kind, runId: run.id, earlier });
+                } else if (kind === 'submitted') {
+                  targets.push({
+                    kind,
+                    runId: (await preparedRun(rl, owner, undefined, undefined, project.id)).id,
+                  });
+                } else if (kind === 'foreign') {
+                  targets.push({ kind, runId: (await approvedRun(rl, stranger)).id });
+                } else {
+                  targets.push({ kind, runId: `run-missing-${i}` });
+                }
+              }
+              const asks = plan.flatMap(({ times }, i) => Array.from({ length: times }, () => i));
+              // A fixed shuffle of the asks, so repeats of a run are spread through the batch.
+              let seed = shuffleSeed;
+              for (let i = asks.length - 1; i > 0; i--) {
+                seed = (seed * 1103515245 + 12345) % 2147483648;
+                const j = seed % (i + 1);
+                [asks[i], asks[j]] = [asks[j]!, asks[i]!];
+              }
+              const answers = await Promise.allSettled(
+                asks.map((i) => rl.runs.mintReceipt(owner, targets[i]!.runId)),
+              );
+
+              const created: Receipt[] = [];
+              targets.forEach((target, i) => {
+                const mine = answers.filter((_, k) => asks[k] === i);
+                if (target.kind === 'approved' || target.kind === 'receipted') {
+                  const values = mine.map((a) => {
+                    expect(a.status).toBe('fulfilled');
+                    return (a as PromiseFulfilledResult<{ receipt: Receipt; created: boolean }>)
+                      .value;
+                  });
+                  const ids = new Set(values.map((v) => v.receipt.receipt_id));
+                  expect(ids.size).toBe(1);
+                  const fresh = values.filter((v) => v.created);
+                  if (target.kind === 'receipted') {
+                    expect(fresh).toHaveLength(0);
+                    expect(values[0]!.receipt).toEqual(target.earlier);
+                  } else {
+                    expect(fresh).toHaveLength(1);
+                    created.push(fresh[0]!.receipt);
+                  }
+                } else {
+                  const code = target.kind === 'submitted' ? 'conflict' : 'not_found';
+                  for (const a of mine) {
+                    expect(a.status).toBe('rejected');
+                    expect((a as PromiseRejectedResult).reason).toMatchObject({ code });
+                  }
+                }
+              });
+
+              // The new receipts extend the chain without a gap, one per approved run, and the
+              // ledger, its tree and the audit chain (one share link per new receipt) verify.
+              const seqs = created.map((r) => r.org_seq).sort((a, b) => a - b);
+              expect(seqs).toEqual(seqs.map((_, k) => before.length + k));
+              const total = before.length + created.length;
+              expect(await rl.ledger.verify(owner)).toEqual({
+                ok: true,
+                receipts_checked: total,
+                errors: [],
+              });
+              const { entries } = await rl.ledger.list(owner, { limit: 200 });
+              await world.storage.read(async (tx) => {
+                expect(await treeRootAt(tx, owner.orgId, LEDGER_LOG, total)).toEqual(
+                  merkleRoot(entries.map((e) => leafHash(receiptLeaf(e.receipt_sha256)))),
+                );
+              });
+              const shares = await rl.audit.list(owner, { type: 'share_link.created', limit: 200 });
+              expect(shares.entries).toHaveLength(total);
+              const audit = await collect(rl.audit.export(owner));
+              const checked = await verifyExportLines(audit, { strict: true });
+              expect(checked.errors).toEqual([]);
+              expect(checked.ok).toBe(true);
+              // Nothing was minted into the other organization's chain.
+              expect((await rl.ledger.list(stranger, { limit: 200 })).entries).toEqual([]);
+            } finally {
+              await world.close();
+            }
+          },
+        ),
+        { numRuns: engine === 'sqlite' ? 12 : 6 },
       );
     });
 

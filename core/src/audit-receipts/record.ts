@@ -117,7 +117,7 @@ async function appendAuditLeaves(
   if (tree.size > first) {
     throw new Error(`the audit tree of ${orgId} has ${tree.size} leaves before org_seq ${first}`);
   }
-  for (let size = tree.size; size < first; ) {
+  for (let size = tree.size; size < first;) {
     const rows = await tx.auditReceipts.chunk(orgId, size - 1, first - 1, CATCH_UP_CHUNK);
     if (rows[0]?.org_seq !== size) {
       throw new Error(`the audit chain of ${orgId} has no receipt ${size} to put in its tree`);

@@ -1,0 +1,119 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { keyedBatches, type Settled } from './keyed-batches.js';
+
+interface Ask {
+  key: string;
+  n: number;
+  /** This ask alone fails. */
+  fails: boolean;
+}
+
+/** Lets every pending promise callback and a macrotask run, so queued asks meet a running batch. */
+const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+describe('keyedBatches', () => {
+  it('settles every ask with its own outcome, in arrival order per key, one batch per key at a time, at most max each (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.record({
+            key: fc.constantFrom('a', 'b', 'c'),
+            fails: fc.boolean(),
+            // How many macrotasks pass before the next ask arrives.
+            gap: fc.integer({ min: 0, max: 2 }),
+          }),
+          { minLength: 1, maxLength: 40 },
+        ),
+        fc.integer({ min: 1, max: 5 }),
+        // Batches (by their number, from 0) whose run throws as a whole.
+        fc.uniqueArray(fc.integer({ min: 0, max: 30 }), { maxLength: 5 }),
+        async (plan, max, throwing) => {
+          const running = new Set<string>();
+          const batches: { key: string; asks: Ask[] }[] = [];
+          const submit = keyedBatches<Ask, number>(max, async (key, asks) => {
+            expect(running.has(key)).toBe(false);
+            running.add(key);
+            const at = batches.push({ key, asks: [...asks] }) - 1;
+            await tick();
+            running.delete(key);
+            if (throwing.includes(at)) throw new Error(`batch ${at}`);
+            return asks.map((a): Settled<number> =>
+              a.fails ? { ok: false, error: new Error(`ask ${a.n}`) } : { ok: true, value: a.n },
+            );
+          });
+
+          const settled: Promise<string>[] = [];
+          for (const [n, step] of plan.entries()) {
+            settled.push(
+              submit(step.key, { key: step.key, n, fails: step.fails }).then(
+                (value) => `ok ${value}`,
+                (error: Error) => error.message,
+              ),
+            );
+            for (let i = 0; i < step.gap; i++) await tick();
+          }
+          const outcomes = await Promise.all(settled);
+
+          // Every ask went into exactly one batch of its own key, at most `max` per batch, and a
+          // key's batches hold its asks in arrival order.
+          for (const b of batches) {
+            expect(b.asks.length).toBeGreaterThan(0);
+            expect(b.asks.length).toBeLessThanOrEqual(max);
+            for (const a of b.asks) expect(a.key).toBe(b.key);
+          }
+          for (const key of ['a', 'b', 'c']) {
+            const inBatches = batches
+              .filter((b) => b.key === key)
+              .flatMap((b) => b.asks.map((a) => a.n));
+            const arrived = plan.flatMap((s, n) => (s.key === key ? [n] : []));
+            expect(inBatches).toEqual(arrived);
+          }
+          // Each ask's answer is its own: its value, its own failure, or its batch's throw.
+          const batchOf = new Map<number, number>();
+          batches.forEach((b, at) => b.asks.forEach((a) => batchOf.set(a.n, at)));
+          plan.forEach((step, n) => {
+            const at = batchOf.get(n)!;
+            const want = throwing.includes(at)
+              ? `batch ${at}`
+              : step.fails
+                ? `ask ${n}`
+                : `ok ${n}`;
+            expect(outcomes[n]).toBe(want);
+          });
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('starts a batch at once for an idle key, and gathers the asks that arrive while it runs', async () => {
+    const sizes: number[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const submit = keyedBatches<number, number>(10, async (_key, asks) => {
+      sizes.push(asks.length);
+      if (sizes.length === 1) await gate;
+      return asks.map((n) => ({ ok: true, value: n * 2 }));
+    });
+    const first = submit('k', 1);
+    await tick();
+    expect(sizes).toEqual([1]);
+    const rest = [2, 3, 4].map((n) => submit('k', n));
+    await tick();
+    expect(sizes).toEqual([1]);
+    release();
+    expect(await Promise.all([first, ...rest])).toEqual([2, 4, 6, 8]);
+    expect(sizes).toEqual([1, 3]);
+  });
+
+  it('fails every ask of a batch whose run settles the wrong number of asks', async () => {
+    const submit = keyedBatches<number, number>(10, async () => [{ ok: true, value: 1 }]);
+    const first = submit('k', 1);
+    const second = submit('k', 2);
+    const third = submit('k', 3);
+    expect(await first).toBe(1);
+    await expect(second).rejects.toThrow('a batch of 2 asks settled 1');
+    await expect(third).rejects.toThrow('a batch of 2 asks settled 1');
+  });
+});
