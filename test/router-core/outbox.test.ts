@@ -60,6 +60,23 @@ describe.each(engines)('%s', (engine) => {
       }
     });
 
+    it('leaves no outbox row behind after many calls at once (their deletes batched)', async () => {
+      const w = await openRouterWorld({}, undefined, engine);
+      try {
+        await Promise.all(
+          Array.from({ length: 40 }, (_, i) =>
+            w.router.registerWorker({ name: `w${i}`, node_class: 'gpu_a_96gb' }),
+          ),
+        );
+        await vi.waitFor(async () => expect(await outboxRows(w)).toEqual([]));
+        const ids = (await readReceipts(w.receiptsDir)).map((l) => l.receipt_id);
+        expect(ids).toHaveLength(40);
+        expect(new Set(ids).size).toBe(40);
+      } finally {
+        await w.close();
+      }
+    });
+
     it('never writes a line twice and never loses one, whatever a crash left behind, across day files', async () => {
       await fc.assert(
         fc.asyncProperty(

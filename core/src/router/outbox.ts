@@ -1,5 +1,6 @@
 import type { ReceiptSink, RouterReceiptInput } from '../ports/receipt-sink.js';
 import type { Storage, WriteTransaction } from '../ports/storage.js';
+import { keyedBatches } from '../keyed-batches.js';
 
 /** Lines read back per day file at recovery beyond the rows left: covers every append in flight at a crash. */
 export const RECOVERY_WINDOW_LINES = 10_000;
@@ -17,9 +18,20 @@ export interface ReceiptOutbox {
   flush(): Promise<number>;
 }
 
+/** Outbox rows deleted per transaction at most. */
+const DELETE_BATCH = 1_000;
+
 export function receiptOutbox(storage: Storage, sink: ReceiptSink): ReceiptOutbox {
   // Rows whose append this process still owes: a concurrent flush must leave them alone.
   const inFlight = new Set<string>();
+  // Rows whose lines are durable are deleted in batches: those published while a delete runs wait
+  // and go together in the next transaction (one on PostgreSQL for many router calls, not one each).
+  const deleteRows = keyedBatches<readonly string[], void>(DELETE_BATCH, (_key, asks) =>
+    storage.write(async (tx) => {
+      await Promise.all(asks.flat().map((id) => tx.routerOutbox.delete(id)));
+      return asks.map(() => ({ ok: true as const, value: undefined }));
+    }),
+  );
 
   async function publish(receipts: RouterReceiptInput[]): Promise<void> {
     if (receipts.length === 0) return;
@@ -31,13 +43,13 @@ export function receiptOutbox(storage: Storage, sink: ReceiptSink): ReceiptOutbo
       done();
       throw error;
     }
-    // The lines are durable: the rows only remind a restart now. Their delete joins the next batch
-    // of writes without holding up the caller (a third wait for a commit on every router call); a
+    // The lines are durable: the rows only remind a restart now. Their delete joins the next delete
+    // batch without holding up the caller (a third wait for a commit on every router call); a
     // crash before it commits leaves rows that recovery finds already in their day file and skips.
-    void storage
-      .write(async (tx) => {
-        await Promise.all(receipts.map((r) => tx.routerOutbox.delete(r.receipt_id)));
-      })
+    void deleteRows(
+      'outbox',
+      receipts.map((r) => r.receipt_id),
+    )
       .catch(() => undefined)
       .finally(done);
   }
