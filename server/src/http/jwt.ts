@@ -1,4 +1,10 @@
-import { createSecretKey, randomUUID } from 'node:crypto';
+import {
+  createHmac,
+  createSecretKey,
+  randomUUID,
+  timingSafeEqual,
+  type KeyObject,
+} from 'node:crypto';
 import type { Clock } from '@runledger/core/ports';
 import jwt from 'jsonwebtoken';
 
@@ -40,23 +46,48 @@ export function jwtSigner(secret: string, ttlHours: number, clock: Clock): JwtSi
       );
     },
     verify(token) {
-      try {
-        const claims = jwt.verify(token, key, {
-          algorithms: ['HS256'],
-          issuer: JWT_ISSUER,
-          audience: JWT_AUDIENCE,
-          clockTimestamp: nowSeconds(),
-          clockTolerance: 0,
-        });
-        if (typeof claims !== 'object') return null;
-        const { sub, org, jti, exp, iat } = claims as Record<string, unknown>;
-        if (typeof sub !== 'string' || typeof org !== 'string') return null;
-        if (typeof jti !== 'string' || typeof exp !== 'number' || typeof iat !== 'number')
-          return null;
-        return { sub, org };
-      } catch {
-        return null;
-      }
+      return verifyHs256(token, key, nowSeconds());
     },
   };
+}
+
+/** A JWT's three base64url parts: no padding, nothing outside the alphabet, a 32-byte signature. */
+const JWT_SHAPE = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]{43})$/;
+
+function jsonObject(part: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Verifies an access token as jsonwebtoken would with `algorithms: ['HS256']`, our issuer and
+ * audience and no clock tolerance, in one HMAC and two small JSON parses (jsonwebtoken's verify was
+ * an eighth of an authenticated read's CPU). The signature is checked first, in constant time, over
+ * the exact bytes received; then the header must say HS256, and the claims must carry our `iss`, our
+ * `aud` (or a list holding it), an `exp` in the future, no `nbf` in the future, and string `sub`,
+ * `org` and `jti` with a numeric `iat`.
+ */
+export function verifyHs256(token: string, key: KeyObject, now: number): AccessClaims | null {
+  const parts = JWT_SHAPE.exec(token);
+  if (parts === null) return null;
+  const [, header, payload, signature] = parts as unknown as [string, string, string, string];
+  const expected = createHmac('sha256', key).update(`${header}.${payload}`).digest('base64url');
+  if (!timingSafeEqual(Buffer.from(signature), Buffer.from(expected))) return null;
+  if (jsonObject(header)?.['alg'] !== 'HS256') return null;
+  const claims = jsonObject(payload);
+  if (claims === null) return null;
+  const { sub, org, jti, exp, iat, nbf, iss, aud } = claims;
+  if (iss !== JWT_ISSUER) return null;
+  if (Array.isArray(aud) ? !aud.includes(JWT_AUDIENCE) : aud !== JWT_AUDIENCE) return null;
+  if (typeof exp !== 'number' || now >= exp) return null;
+  if (nbf !== undefined && (typeof nbf !== 'number' || nbf > now)) return null;
+  if (typeof sub !== 'string' || typeof org !== 'string') return null;
+  if (typeof jti !== 'string' || typeof iat !== 'number') return null;
+  return { sub, org };
 }
