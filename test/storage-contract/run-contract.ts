@@ -153,6 +153,80 @@ export function describeRunStorageContract(name: string, open: () => Promise<Sto
       expect(await tx((r) => r.checks.listByRun('org_1', 'run_1'))).toEqual([]);
     });
 
+    it('reads many runs at once: their runs, submissions, evidence and checks, within the org, each run in order, unknown ids left out', async () => {
+      const ids = Array.from({ length: 600 }, (_, i) => `run_${String(i).padStart(3, '0')}`);
+      const note = (id: string, runId: string, org: string, at: string) => ({
+        id,
+        org_id: org,
+        run_id: runId,
+        kind: 'note' as const,
+        label: 'l',
+        content: 'c',
+        sha256: hex('c'),
+        size: 1,
+        filename: null,
+        content_type: null,
+        created_at: at,
+        created_by: 'usr_1',
+      });
+      await tx(async (r) => {
+        // 600 ids: more than one statement's worth.
+        for (const id of ids) await r.runs.insert(run(id));
+        await r.runs.insert(run('run_other', 'org_2'));
+        for (const id of ['run_007', 'run_599']) {
+          await r.submissions.put({
+            run_id: id,
+            org_id: 'org_1',
+            body_text: `"${id}"`,
+            sha256: hex('b'),
+            submitted_at: T0,
+          });
+          await r.evidence.insert(note(`evd_${id}_late`, id, 'org_1', T1));
+          await r.evidence.insert(note(`evd_${id}_b`, id, 'org_1', T0));
+          await r.evidence.insert(note(`evd_${id}_a`, id, 'org_1', T0));
+          await r.checks.replace('org_1', id, [
+            { ...check(`chk_${id}_2`, 2, 'pass'), run_id: id },
+            { ...check(`chk_${id}_0`, 0, 'pass'), run_id: id },
+          ]);
+        }
+        await r.submissions.put({
+          run_id: 'run_other',
+          org_id: 'org_2',
+          body_text: '{}',
+          sha256: hex('b'),
+          submitted_at: T0,
+        });
+        await r.evidence.insert(note('evd_other', 'run_other', 'org_2', T0));
+      });
+      const asked = [...ids, 'run_missing', 'run_other'];
+      const [runs, submissions, evidence, checks] = await tx((r) =>
+        Promise.all([
+          r.runs.getMany('org_1', asked),
+          r.submissions.getMany('org_1', asked),
+          r.evidence.listByRuns('org_1', asked),
+          r.checks.listByRuns('org_1', asked),
+        ]),
+      );
+      expect(runs.map((x) => x.id).sort()).toEqual(ids);
+      expect(runs.find((x) => x.id === 'run_042')).toEqual(run('run_042'));
+      expect(submissions.map((x) => x.run_id).sort()).toEqual(['run_007', 'run_599']);
+      const perRun = (rows: readonly { id: string; run_id: string }[], id: string) =>
+        rows.filter((x) => x.run_id === id).map((x) => x.id);
+      for (const id of ['run_007', 'run_599']) {
+        expect(perRun(evidence, id)).toEqual([`evd_${id}_a`, `evd_${id}_b`, `evd_${id}_late`]);
+        expect(perRun(checks, id)).toEqual([`chk_${id}_0`, `chk_${id}_2`]);
+        expect(perRun(evidence, id)).toEqual(
+          (await tx((r) => r.evidence.listByRun('org_1', id))).map((e) => e.id),
+        );
+      }
+      expect(evidence).toHaveLength(6);
+      expect(checks).toHaveLength(4);
+      expect(await tx((r) => r.runs.getMany('org_2', ['run_007', 'run_other']))).toEqual([
+        run('run_other', 'org_2'),
+      ]);
+      expect(await tx((r) => r.runs.getMany('org_1', []))).toEqual([]);
+    });
+
     it('keeps one submission per run, replaced on a second put', async () => {
       await tx((r) => r.runs.insert(run('run_1')));
       const s = {

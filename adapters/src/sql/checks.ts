@@ -1,36 +1,57 @@
 import type { CheckRecord, ChecksRepository } from '@runledger/core/ports';
 import type { Sql } from './sql.js';
+import { selectByIds } from './id-lists.js';
+
+/** Rows per INSERT: 12 parameters each. */
+const CHECKS_PER_INSERT = 50;
 
 export function checksRepository(sql: Sql): ChecksRepository {
   return {
     async replace(orgId, runId, checks) {
-      await sql.run('DELETE FROM checks WHERE org_id = ? AND run_id = ?', [orgId, runId]);
-      for (const c of checks) {
-        await sql.run(
-          `INSERT INTO checks (id, org_id, run_id, position, key, label, category, kind, severity, tier,
-             status, detail)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          [
-            c.id,
-            orgId,
-            runId,
-            c.position,
-            c.key,
-            c.label,
-            c.category,
-            c.kind,
-            c.severity,
-            c.tier,
-            c.status,
-            c.detail,
-          ],
+      // The delete and the inserts go out together (one round trip on PostgreSQL); rows per INSERT
+      // stay far below either engine's parameter limit.
+      const statements = [
+        sql.run('DELETE FROM checks WHERE org_id = ? AND run_id = ?', [orgId, runId]),
+      ];
+      for (let i = 0; i < checks.length; i += CHECKS_PER_INSERT) {
+        const part = checks.slice(i, i + CHECKS_PER_INSERT);
+        statements.push(
+          sql.run(
+            `INSERT INTO checks (id, org_id, run_id, position, key, label, category, kind, severity,
+               tier, status, detail)
+             VALUES ${part.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+            part.flatMap((c) => [
+              c.id,
+              orgId,
+              runId,
+              c.position,
+              c.key,
+              c.label,
+              c.category,
+              c.kind,
+              c.severity,
+              c.tier,
+              c.status,
+              c.detail,
+            ]),
+          ),
         );
       }
+      await Promise.all(statements);
     },
     async listByRun(orgId, runId) {
       return sql.all<CheckRecord>(
         'SELECT * FROM checks WHERE org_id = ? AND run_id = ? ORDER BY position',
         [orgId, runId],
+      );
+    },
+    listByRuns(orgId, runIds) {
+      return selectByIds<CheckRecord>(
+        sql,
+        runIds,
+        [orgId],
+        (ids) =>
+          `SELECT * FROM checks WHERE org_id = ? AND run_id IN (${ids}) ORDER BY run_id, position`,
       );
     },
     async get(orgId, runId, id) {

@@ -1,5 +1,6 @@
 import type { EvidenceRecord, EvidenceRepository } from '@runledger/core/ports';
 import type { Sql } from './sql.js';
+import { selectByIds } from './id-lists.js';
 
 export function evidenceRepository(sql: Sql): EvidenceRepository {
   return {
@@ -35,6 +36,15 @@ export function evidenceRepository(sql: Sql): EvidenceRepository {
       return sql.all<EvidenceRecord>(
         'SELECT * FROM evidence WHERE org_id = ? AND run_id = ? ORDER BY created_at, id',
         [orgId, runId],
+      );
+    },
+    listByRuns(orgId, runIds) {
+      return selectByIds<EvidenceRecord>(
+        sql,
+        runIds,
+        [orgId],
+        (ids) =>
+          `SELECT * FROM evidence WHERE org_id = ? AND run_id IN (${ids}) ORDER BY run_id, created_at, id`,
       );
     },
     async countFileRefs(sha256) {

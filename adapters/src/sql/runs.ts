@@ -2,6 +2,7 @@ import type { RunChanges, RunRecord, RunsRepository } from '@runledger/core/port
 import type { Verdict } from '@runledger/core/schemas';
 import type { Sql, SqlParam } from './sql.js';
 import { pageClause } from './paging.js';
+import { selectByIds } from './id-lists.js';
 
 interface Row extends Omit<RunRecord, 'agent_profile' | 'verdict' | 'approval'> {
   agent_profile: string | null;
@@ -97,6 +98,15 @@ export function runsRepository(sql: Sql): RunsRepository {
     async get(orgId, id) {
       const row = await sql.get<Row>('SELECT * FROM runs WHERE org_id = ? AND id = ?', [orgId, id]);
       return row ? fromRow(row) : null;
+    },
+    async getMany(orgId, ids) {
+      const rows = await selectByIds<Row>(
+        sql,
+        ids,
+        [orgId],
+        (list) => `SELECT * FROM runs WHERE org_id = ? AND id IN (${list})`,
+      );
+      return rows.map(fromRow);
     },
     async list(orgId, filter, page) {
       const p = pageClause(page, 'created_at', 'id');

@@ -1,5 +1,6 @@
 import type { SubmissionRecord, SubmissionsRepository } from '@runledger/core/ports';
 import type { Sql } from './sql.js';
+import { selectByIds } from './id-lists.js';
 
 export function submissionsRepository(sql: Sql): SubmissionsRepository {
   return {
@@ -18,6 +19,14 @@ export function submissionsRepository(sql: Sql): SubmissionsRepository {
         [runId, orgId],
       );
       return row ?? null;
+    },
+    getMany(orgId, runIds) {
+      return selectByIds<SubmissionRecord>(
+        sql,
+        runIds,
+        [orgId],
+        (ids) => `SELECT * FROM submissions WHERE org_id = ? AND run_id IN (${ids})`,
+      );
     },
   };
 }

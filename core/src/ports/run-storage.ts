@@ -77,6 +77,8 @@ export interface RunFilter {
 export interface RunsRepository {
   insert(run: RunRecord): Promise<void>;
   get(orgId: string, id: string): Promise<RunRecord | null>;
+  /** The org's runs among `ids`, in no particular order (an unknown id is left out). */
+  getMany(orgId: string, ids: readonly string[]): Promise<RunRecord[]>;
   /** Ordered by (created_at, id). */
   list(orgId: string, filter: RunFilter, page: PageQuery): Promise<RunRecord[]>;
   /** Changes a run only if it is still in `expectedState` (a guarded UPDATE); false otherwise. */
@@ -96,6 +98,8 @@ export interface SubmissionsRepository {
   /** Inserts or replaces the run's one submission. */
   put(submission: SubmissionRecord): Promise<void>;
   get(orgId: string, runId: string): Promise<SubmissionRecord | null>;
+  /** The submissions of the org's runs among `runIds`, in no particular order. */
+  getMany(orgId: string, runIds: readonly string[]): Promise<SubmissionRecord[]>;
 }
 
 export interface EvidenceRecord {
@@ -119,6 +123,8 @@ export interface EvidenceRepository {
   get(orgId: string, runId: string, id: string): Promise<EvidenceRecord | null>;
   /** Every evidence item of the run, ordered by (created_at, id). */
   listByRun(orgId: string, runId: string): Promise<EvidenceRecord[]>;
+  /** The evidence of the org's runs among `runIds`, each run's ordered by (created_at, id). */
+  listByRuns(orgId: string, runIds: readonly string[]): Promise<EvidenceRecord[]>;
   /** How many file evidence rows, in any org, reference a blob (blobs are shared by content). */
   countFileRefs(sha256: string): Promise<number>;
 }
@@ -134,6 +140,8 @@ export interface ChecksRepository {
   /** Replaces all checks of the run (an audit, or [] when inputs change). */
   replace(orgId: string, runId: string, checks: readonly CheckRecord[]): Promise<void>;
   listByRun(orgId: string, runId: string): Promise<CheckRecord[]>;
+  /** The checks of the org's runs among `runIds`, each run's ordered by position. */
+  listByRuns(orgId: string, runIds: readonly string[]): Promise<CheckRecord[]>;
   get(orgId: string, runId: string, id: string): Promise<CheckRecord | null>;
   /** Grades an open check (guarded: `status = 'open'`); false when it was not open. */
   grade(

@@ -42,8 +42,11 @@ type InputUseCases = Pick<
 /** Evidence or the submission changed: back to draft, checks and verdict cleared (docs/design.md#run-lifecycle). */
 async function inputsChanged(tx: Repositories, run: RunRecord, now: string): Promise<void> {
   const state = afterInputChange(run.state);
-  if (run.state !== 'draft') await tx.checks.replace(run.org_id, run.id, []);
-  await updateRun(tx, run, { state, verdict: null, updated_at: now });
+  // Sent together: one round trip on PostgreSQL.
+  await Promise.all([
+    run.state !== 'draft' ? tx.checks.replace(run.org_id, run.id, []) : undefined,
+    updateRun(tx, run, { state, verdict: null, updated_at: now }),
+  ]);
 }
 
 const utf8Length = (text: string) => new TextEncoder().encode(text).length;
@@ -60,16 +63,18 @@ export function runInputUseCases(deps: Deps): InputUseCases {
     const run = await loadRun(tx, actor.orgId, runId);
     const now = nowIso(clock);
     const evidence = record(run, now);
-    await tx.evidence.insert(evidence);
-    await inputsChanged(tx, run, now);
+    await Promise.all([tx.evidence.insert(evidence), inputsChanged(tx, run, now)]);
     return toEvidence(evidence);
   }
 
   return {
     async create(actor: Actor, input: RunCreateBody) {
       return storage.write(async (tx) => {
-        if (!(await tx.projects.get(actor.orgId, input.project_id))) throw notFound('project');
-        const sheet = await findFlightSheet(tx, actor.orgId, input.flight_sheet_id);
+        const [project, sheet] = await Promise.all([
+          tx.projects.get(actor.orgId, input.project_id),
+          findFlightSheet(tx, actor.orgId, input.flight_sheet_id),
+        ]);
+        if (!project) throw notFound('project');
         if (!sheet) throw notFound('flight sheet');
         const now = nowIso(clock);
         const run: RunRecord = {
@@ -239,8 +244,7 @@ export function runInputUseCases(deps: Deps): InputUseCases {
           sha256: sha256Hex(text),
           submitted_at: now,
         };
-        await tx.submissions.put(record);
-        await inputsChanged(tx, run, now);
+        await Promise.all([tx.submissions.put(record), inputsChanged(tx, run, now)]);
         return toSubmission(record);
       });
     },

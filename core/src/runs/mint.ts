@@ -5,7 +5,15 @@ import { nowIso } from '../time.js';
 import { buildReceipt } from '../receipts/build.js';
 import { lockKeys } from '../ports/lock-keys.js';
 import { shareToken } from '../receipts/share.js';
-import type { ChainHead, ReceiptRecord, RunRecord, WriteTransaction } from '../ports/storage.js';
+import type {
+  ChainHead,
+  CheckRecord,
+  EvidenceRecord,
+  ReceiptRecord,
+  RunRecord,
+  SubmissionRecord,
+  WriteTransaction,
+} from '../ports/storage.js';
 import type { Actor } from '../actor.js';
 import type { Deps } from '../deps.js';
 import { keyedBatches, type Settled } from '../keyed-batches.js';
@@ -38,16 +46,55 @@ interface Minted {
 const MAX_MINTS_PER_BATCH = 128;
 
 /** What a run's mint reads besides the chain: the run, its submission, evidence and checks. */
-function readRun(tx: WriteTransaction, orgId: string, runId: string) {
-  return Promise.all([
-    tx.runs.get(orgId, runId),
-    tx.submissions.get(orgId, runId),
-    tx.evidence.listByRun(orgId, runId),
-    tx.checks.listByRun(orgId, runId),
-  ]);
+interface RunReads {
+  run: RunRecord | undefined;
+  submission: SubmissionRecord | undefined;
+  evidence: EvidenceRecord[];
+  checks: CheckRecord[];
 }
 
-type RunReads = Awaited<ReturnType<typeof readRun>>;
+/** Groups rows by run id, keeping their order (each run's rows in the order they were read). */
+function byRun<T extends { run_id: string }>(rows: readonly T[]): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const row of rows) {
+    const list = out.get(row.run_id);
+    if (list === undefined) out.set(row.run_id, [row]);
+    else list.push(row);
+  }
+  return out;
+}
+
+/**
+ * Reads what the batch's runs mint from: four statements for the whole batch (the runs, their
+ * submissions, evidence and checks), not four per run.
+ */
+async function readRuns(
+  tx: WriteTransaction,
+  orgId: string,
+  runIds: readonly string[],
+): Promise<Map<string, RunReads>> {
+  const [runs, submissions, evidence, checks] = await Promise.all([
+    tx.runs.getMany(orgId, runIds),
+    tx.submissions.getMany(orgId, runIds),
+    tx.evidence.listByRuns(orgId, runIds),
+    tx.checks.listByRuns(orgId, runIds),
+  ]);
+  const runOf = new Map(runs.map((r) => [r.id, r]));
+  const submissionOf = new Map(submissions.map((s) => [s.run_id, s]));
+  const evidenceOf = byRun(evidence);
+  const checksOf = byRun(checks);
+  return new Map(
+    runIds.map((id) => [
+      id,
+      {
+        run: runOf.get(id),
+        submission: submissionOf.get(id),
+        evidence: evidenceOf.get(id) ?? [],
+        checks: checksOf.get(id) ?? [],
+      },
+    ]),
+  );
+}
 
 /**
  * Mints the receipts of a batch of one organization's runs in one transaction. Under the runs' mint
@@ -71,7 +118,7 @@ async function mintBatch(
   const runIds = [...new Set(asks.map((a) => a.runId))].sort();
   // A transaction's statements run in the order they are sent, so the reads run under the locks
   // though sent with them; the audit chain's lock (openAuditChain) is the last one taken.
-  const [, head, ledger, audit, reads] = await Promise.all([
+  const [, head, ledger, audit, readsOf] = await Promise.all([
     Promise.all([
       ...runIds.map((id) => tx.lock(lockKeys.runMint(id))),
       tx.lock(lockKeys.chain(orgId)),
@@ -79,9 +126,8 @@ async function mintBatch(
     tx.receipts.head(orgId),
     treeTail(tx, orgId, LEDGER_LOG),
     openAuditChain(tx, orgId),
-    Promise.all(runIds.map((id) => readRun(tx, orgId, id))),
+    readRuns(tx, orgId, runIds),
   ]);
-  const readsOf = new Map<string, RunReads>(runIds.map((id, i) => [id, reads[i]!]));
   // Leaf i of the ledger tree is org_seq i (start-up runs backfillLedgerTrees).
   const nextSeq = head === null ? 0 : head.org_seq + 1;
   if (ledger.size !== nextSeq) {
@@ -103,7 +149,7 @@ async function mintBatch(
       continue;
     }
     try {
-      const [run, submission, evidence, checks] = readsOf.get(ask.runId)!;
+      const { run, submission, evidence, checks } = readsOf.get(ask.runId)!;
       if (!run) throw notFound('run');
       if (assertCanMint(run.state) === 'already_minted') {
         receipted.push({ at: outcomes.length, run });

@@ -29,11 +29,14 @@ export function runReviewUseCases(deps: Deps): ReviewUseCases {
   return {
     async audit(actor, runId) {
       return storage.write(async (tx) => {
-        const run = await loadRun(tx, actor.orgId, runId);
-        const submission = await tx.submissions.get(actor.orgId, run.id);
+        // The run, its submission and its evidence are read together (one round trip on PostgreSQL).
+        const [run, submission, evidence] = await Promise.all([
+          loadRun(tx, actor.orgId, runId),
+          tx.submissions.get(actor.orgId, runId),
+          tx.evidence.listByRun(actor.orgId, runId),
+        ]);
         assertCanAudit(run.state, submission !== null);
         const sheet = await pinnedFlightSheet(tx, actor.orgId, run.flight_sheet_id);
-        const evidence = await tx.evidence.listByRun(actor.orgId, run.id);
         const body: unknown = JSON.parse(submission?.body_text ?? 'null');
         const result = audit(sheet, body, evidence);
         const checks: CheckRecord[] = result.checks.map((draft, position) => ({
@@ -46,8 +49,10 @@ export function runReviewUseCases(deps: Deps): ReviewUseCases {
         const open = checks.filter((c) => c.status === 'open').length;
         const state = afterAudit(run.state, open);
         const verdict = state === 'finalized' ? computeVerdict(checks, sheet) : null;
-        await tx.checks.replace(actor.orgId, run.id, checks);
-        await updateRun(tx, run, { state, verdict, updated_at: nowIso(clock) });
+        await Promise.all([
+          tx.checks.replace(actor.orgId, run.id, checks),
+          updateRun(tx, run, { state, verdict, updated_at: nowIso(clock) }),
+        ]);
         return {
           checks: checks.map(toCheck),
           ...(verdict ? { verdict } : {}),
