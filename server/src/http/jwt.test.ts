@@ -28,7 +28,6 @@ function reference(token: string, now: number): AccessClaims | null {
   }
 }
 
-
 /** Mostly the valid value, sometimes absent or one of the wrong ones. */
 const mostly = <T>(valid: T, ...wrong: fc.Arbitrary<unknown>[]) =>
   fc.oneof(
