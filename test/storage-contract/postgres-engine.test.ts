@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { openPostgresStorage } from '@runledger/adapters';
-import { fenceFor } from '@runledger/core';
+import { backfillLedgerTrees, fenceFor } from '@runledger/core';
 import type { JobRecord, Storage } from '@runledger/core/ports';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { freshSchema, postgresSkipped } from '../helpers/postgres.js';
 import { job } from './router-contract.js';
+import { receipt, run, seed } from './run-contract.js';
 
 // The PostgreSQL engine's own guarantees, beyond the shared contract suites: named locks queue
 // writers, reads refuse writes, and fenced expiry follows the database's clock.
@@ -73,6 +74,41 @@ describe.skipIf(postgresSkipped)('postgres engine', () => {
       ).rejects.toThrow(/read-only/);
     } finally {
       release();
+      await storage.close();
+    }
+  });
+
+  it('analyzes the Merkle node table after the start-up backfill appends leaves, so the planner sees its size', async () => {
+    const { url, schema } = await freshSchema();
+    adminUrl = url;
+    const storage = await openPostgresStorage({ connectionString: url, schema, clock: 'caller' });
+    const estimate = () =>
+      admin(async (c) => {
+        const result = await c.query<{ reltuples: number }>(
+          'SELECT reltuples FROM pg_class WHERE oid = to_regclass($1)',
+          [`${schema}.merkle_nodes`],
+        );
+        return Number(result.rows[0]?.reltuples);
+      });
+    try {
+      await storage.write(async (tx) => {
+        await seed(tx, 1);
+        for (let i = 0; i < 40; i++) await tx.runs.insert(run(`run_${i}`));
+        for (let i = 0; i < 40; i++) await tx.receipts.insert(receipt(i, `run_${i}`));
+      });
+      // Never analyzed: PostgreSQL knows nothing of the table's size.
+      expect(await estimate()).toBe(-1);
+      expect(await backfillLedgerTrees(storage)).toBe(40);
+      // 40 leaves and the 38 complete subtrees above them (20 + 10 + 5 + 2 + 1), counted by ANALYZE.
+      const nodes = await admin(async (c) => {
+        const result = await c.query<{ n: string }>(
+          `SELECT count(*) AS n FROM ${schema}.merkle_nodes`,
+        );
+        return Number(result.rows[0]?.n);
+      });
+      expect(nodes).toBe(78);
+      expect(await estimate()).toBe(nodes);
+    } finally {
       await storage.close();
     }
   });

@@ -13,7 +13,7 @@ const T0 = '2025-01-01T00:00:00.000Z';
 const T1 = '2025-01-01T00:05:00.000Z';
 const hex = (c: string) => c.repeat(64);
 
-async function seed(tx: Repositories, n: number) {
+export async function seed(tx: Repositories, n: number) {
   await tx.orgs.insert({ id: `org_${n}`, name: `Org ${n}`, created_at: T0 });
   await tx.users.insert({ id: `usr_${n}`, email: `u${n}@example.com`, created_at: T0 });
   await tx.projects.insert({
@@ -25,7 +25,7 @@ async function seed(tx: Repositories, n: number) {
   });
 }
 
-function run(id: string, org = 'org_1', over: Partial<RunRecord> = {}): RunRecord {
+export function run(id: string, org = 'org_1', over: Partial<RunRecord> = {}): RunRecord {
   return {
     id,
     org_id: org,
@@ -46,7 +46,7 @@ function run(id: string, org = 'org_1', over: Partial<RunRecord> = {}): RunRecor
   };
 }
 
-function receipt(seq: number, runId: string, org = 'org_1'): ReceiptRecord {
+export function receipt(seq: number, runId: string, org = 'org_1'): ReceiptRecord {
   return {
     receipt_id: `rcpt-${String(seq).padStart(6, '0')}-${org}`,
     org_id: org,

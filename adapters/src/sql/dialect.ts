@@ -38,6 +38,12 @@ export interface Dialect {
    * on the oldest one's row lock; null where one writer at a time already does that.
    */
   readonly skipLocked: string | null;
+  /**
+   * Refreshes the planner's statistics of a table after a bulk write, or null where plans do not
+   * depend on them. PostgreSQL plans by row estimates: a table grown by many rows since its last
+   * ANALYZE (autovacuum gets to it within about a minute) is priced as if it were still small.
+   */
+  readonly analyze: ((table: string) => string) | null;
 }
 
 /** One process owns a SQLite file: its clock is the only one, and tests can move it by hand. */
@@ -53,6 +59,8 @@ export const sqliteDialect: Dialect = {
   migrationLock: null,
   now: null,
   skipLocked: null,
+  // No statistics are ever gathered here: the planner picks by the indexes (see the plan tests).
+  analyze: null,
 };
 
 /** Any constant key: only migrators take it. */
@@ -73,6 +81,7 @@ export const postgresDialect: Dialect = {
   migrationLock: `SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`,
   now: `to_char(statement_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
   skipLocked: 'FOR UPDATE SKIP LOCKED',
+  analyze: (table) => `ANALYZE ${table}`,
 };
 
 /** PostgreSQL with the caller's clock: for test worlds that move a manual clock past a lease's expiry. */

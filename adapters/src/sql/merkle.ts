@@ -75,6 +75,10 @@ export function merkleRepository(sql: Sql): MerkleStorage {
       }
       return found;
     },
+    async refreshStatistics() {
+      const statement = sql.dialect.analyze?.('merkle_nodes');
+      if (statement !== undefined) await sql.run(statement);
+    },
     async insert(orgId, log, nodes) {
       for (const part of chunks(nodes)) {
         const params: SqlParam[] = [];

@@ -10,7 +10,8 @@ const BACKFILL_CHUNK = 1000;
  * Builds the `ledger` tree of every organization whose receipts were minted before its tree
  * existed (databases from before migration 6), in org_seq order, under the chain lock so it
  * interleaves safely with live mints on any instance. Idempotent: a tree already as long as its
- * chain is left alone, so every start may run it. Returns the number of leaves appended.
+ * chain is left alone, so every start may run it. After appending, the engine's statistics of the
+ * trees are refreshed (MerkleStorage.refreshStatistics). Returns the number of leaves appended.
  */
 export async function backfillLedgerTrees(storage: Storage): Promise<number> {
   // One read finds the trees shorter than their chains; a start with every tree complete (the usual
@@ -52,5 +53,8 @@ export async function backfillLedgerTrees(storage: Storage): Promise<number> {
       if (added < BACKFILL_CHUNK) break;
     }
   }
+  // Many nodes were just written, faster than PostgreSQL's autovacuum refreshes its statistics:
+  // until it does, the planner would price the tree as small and could scan it on every mint.
+  if (appended > 0) await storage.write((tx) => tx.merkle.refreshStatistics());
   return appended;
 }

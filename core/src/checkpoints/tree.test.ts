@@ -32,6 +32,8 @@ function memoryMerkle() {
       if (added.some((n) => nodes.has(`${n.level}/${n.index}`))) throw new Error('duplicate node');
       for (const n of added) nodes.set(`${n.level}/${n.index}`, n.hash);
     },
+    // A map has no planner.
+    refreshStatistics: async () => undefined,
   };
   return { tx: { merkle }, reads };
 }

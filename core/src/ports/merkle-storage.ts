@@ -34,4 +34,9 @@ export interface MerkleStorage {
   nodes(orgId: string, log: string, ids: readonly MerkleNodeId[]): Promise<MerkleNode[]>;
   /** Inserts new nodes; a node already stored throws (the primary key), so two appends never fork. */
   insert(orgId: string, log: string, nodes: readonly MerkleNode[]): Promise<void>;
+  /**
+   * Tells the engine's planner how large the trees now are, after a bulk append (the start-up
+   * backfill): PostgreSQL analyzes the node table; SQLite, which plans by its indexes, does nothing.
+   */
+  refreshStatistics(): Promise<void>;
 }
