@@ -43,4 +43,42 @@ describe('sqlite query plans of the Merkle tree', () => {
       db.close();
     }
   });
+
+  it("reads a mint batch's runs, submissions, evidence and checks by their indexes, per run id, with no table scan", () => {
+    const db = new Database(join(dir, 'db.sqlite'), { readonly: true });
+    // The four statements of runs.getMany, submissions.getMany, evidence.listByRuns and
+    // checks.listByRuns (adapters/src/sql) for three run ids.
+    const ids = '?, ?, ?';
+    const statements: [string, RegExp][] = [
+      [
+        `SELECT * FROM runs WHERE org_id = ? AND id IN (${ids})`,
+        /^SEARCH runs USING INDEX .*\(id=\?\)/,
+      ],
+      [
+        `SELECT * FROM submissions WHERE org_id = ? AND run_id IN (${ids})`,
+        /^SEARCH submissions USING INDEX .*\(run_id=\?\)/,
+      ],
+      [
+        `SELECT * FROM evidence WHERE org_id = ? AND run_id IN (${ids}) ORDER BY run_id, created_at, id`,
+        /^SEARCH evidence USING INDEX evidence_run \(org_id=\? AND run_id=\?\)/,
+      ],
+      [
+        `SELECT * FROM checks WHERE org_id = ? AND run_id IN (${ids}) ORDER BY run_id, position`,
+        /^SEARCH checks USING INDEX checks_run \(org_id=\? AND run_id=\?\)/,
+      ],
+    ];
+    try {
+      for (const [statement, search] of statements) {
+        const plan = db
+          .prepare(`EXPLAIN QUERY PLAN ${statement}`)
+          .all('o', 'r1', 'r2', 'r3')
+          .map((row) => (row as { detail: string }).detail);
+        expect(plan[0]).toMatch(search);
+        // Rows come out of the index already in the statement's order: no sort.
+        expect(plan.join('\n')).not.toMatch(/\bSCAN\b|TEMP B-TREE/);
+      }
+    } finally {
+      db.close();
+    }
+  });
 });
