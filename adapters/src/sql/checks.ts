@@ -1,5 +1,6 @@
 import type { CheckRecord, ChecksRepository } from '@runledger/core/ports';
 import type { Sql } from './sql.js';
+import { chunks } from './chunks.js';
 import { selectByIds } from './id-lists.js';
 
 /** Rows per INSERT: 12 parameters each. */
@@ -13,8 +14,7 @@ export function checksRepository(sql: Sql): ChecksRepository {
       const statements = [
         sql.run('DELETE FROM checks WHERE org_id = ? AND run_id = ?', [orgId, runId]),
       ];
-      for (let i = 0; i < checks.length; i += CHECKS_PER_INSERT) {
-        const part = checks.slice(i, i + CHECKS_PER_INSERT);
+      for (const part of chunks(checks, CHECKS_PER_INSERT)) {
         statements.push(
           sql.run(
             `INSERT INTO checks (id, org_id, run_id, position, key, label, category, kind, severity,

@@ -1,4 +1,5 @@
 import type { Sql } from './sql.js';
+import { chunks } from './chunks.js';
 
 /** Ids per statement: far below SQLite's and PostgreSQL's parameter limits. */
 const IDS_PER_STATEMENT = 500;
@@ -15,12 +16,10 @@ export async function selectByIds<T>(
   leading: readonly string[],
   select: (placeholders: string) => string,
 ): Promise<T[]> {
-  const parts: string[][] = [];
-  for (let i = 0; i < ids.length; i += IDS_PER_STATEMENT) {
-    parts.push(ids.slice(i, i + IDS_PER_STATEMENT));
-  }
   const rows = await Promise.all(
-    parts.map((part) => sql.all<T>(select(part.map(() => '?').join(', ')), [...leading, ...part])),
+    chunks(ids, IDS_PER_STATEMENT).map((part) =>
+      sql.all<T>(select(part.map(() => '?').join(', ')), [...leading, ...part]),
+    ),
   );
   return rows.flat();
 }

@@ -1,6 +1,7 @@
 import type { MerkleNode, MerkleNodeId, MerkleStorage } from '@runledger/core/ports';
 import { fromHex, toHex } from '@runledger/verify';
 import type { Sql, SqlParam } from './sql.js';
+import { chunks } from './chunks.js';
 
 /** Rows per statement: far below PostgreSQL's 65,535 parameters and SQLite's 500 compound selects; a proof needs about 40. */
 const ROWS_PER_STATEMENT = 100;
@@ -9,14 +10,6 @@ interface NodeRow {
   level: number | string;
   idx: number | string;
   hash: string;
-}
-
-function chunks<T>(items: readonly T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += ROWS_PER_STATEMENT) {
-    out.push(items.slice(i, i + ROWS_PER_STATEMENT));
-  }
-  return out;
 }
 
 function toNode(row: NodeRow): MerkleNode {
@@ -60,7 +53,7 @@ export function merkleRepository(sql: Sql): MerkleStorage {
     },
     async nodes(orgId, log, ids) {
       const found: MerkleNode[] = [];
-      for (const part of chunks<MerkleNodeId>(ids)) {
+      for (const part of chunks<MerkleNodeId>(ids, ROWS_PER_STATEMENT)) {
         // One primary-key point lookup per node (an OR of pairs would scan the tree's rows).
         const rows = await sql.all<NodeRow>(
           part
@@ -80,7 +73,7 @@ export function merkleRepository(sql: Sql): MerkleStorage {
       if (statement !== undefined) await sql.run(statement);
     },
     async insert(orgId, log, nodes) {
-      for (const part of chunks(nodes)) {
+      for (const part of chunks(nodes, ROWS_PER_STATEMENT)) {
         const params: SqlParam[] = [];
         for (const node of part) params.push(orgId, log, node.level, node.index, toHex(node.hash));
         await sql.run(

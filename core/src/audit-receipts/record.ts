@@ -222,21 +222,9 @@ export async function appendAudits(
   return appendAfter(tx, orgId, entries, now, head, tree);
 }
 
-/** Appends one audit receipt to a chain this transaction opened: see appendAudits. */
-export async function appendAudit(
-  tx: WriteTransaction,
-  chain: OpenAuditChain,
-  actor: AuditActor,
-  event: AuditEvent,
-  now: Date,
-): Promise<AuditReceiptRecord> {
-  const [record] = await appendAudits(tx, chain, [{ actor, event }], now);
-  return record!;
-}
-
 /**
  * Appends one audit receipt in the caller's write transaction, so it commits or rolls back with
- * the change it records: openAuditChain, then appendAudit.
+ * the change it records: openAuditChain, then appendAudits.
  */
 export async function recordAudit(
   tx: WriteTransaction,
@@ -245,7 +233,8 @@ export async function recordAudit(
   event: AuditEvent,
   now: Date,
 ): Promise<AuditReceiptRecord> {
-  return appendAudit(tx, await openAuditChain(tx, orgId), actor, event, now);
+  const [record] = await appendAudits(tx, await openAuditChain(tx, orgId), [{ actor, event }], now);
+  return record!;
 }
 
 /**
