@@ -100,13 +100,16 @@ export function runsRepository(sql: Sql): RunsRepository {
       return row ? fromRow(row) : null;
     },
     async getMany(orgId, ids) {
+      // By primary key only, the org compared here: with `org_id = ? AND id IN (…)` and more than a
+      // few ids, SQLite (no statistics) prices `org_id = ?` as a handful of rows and walks the
+      // org's whole page index instead, milliseconds per batch once an org holds 10^4 runs.
       const rows = await selectByIds<Row>(
         sql,
         ids,
-        [orgId],
-        (list) => `SELECT * FROM runs WHERE org_id = ? AND id IN (${list})`,
+        [],
+        (list) => `SELECT * FROM runs WHERE id IN (${list})`,
       );
-      return rows.map(fromRow);
+      return rows.filter((row) => row.org_id === orgId).map(fromRow);
     },
     async list(orgId, filter, page) {
       const p = pageClause(page, 'created_at', 'id');
