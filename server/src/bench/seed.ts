@@ -15,6 +15,7 @@ import {
   defaultRunledgerConfig,
   GENESIS_PARENT,
   type Actor,
+  type Runledger,
 } from '@runledger/core';
 import { type Storage } from '@runledger/core/ports';
 
@@ -48,18 +49,11 @@ export async function parallel(n: number, width: number, fn: (i: number) => Prom
   );
 }
 
-/**
- * Seeds the bench's organizations through the SDK on `storage` before the server starts: one org per
- * entry, each with `approved` runs taken through the real flow up to approval, and a chain of
- * `chain` receipts written straight through the repositories (well-linked rows with placeholder
- * payloads: the mint reads only the head, so they cost what real ones would; the ledger verify of
- * such an org fails, the bench never runs it).
- */
-export async function seed(
+/** A runledger on `storage` for seeding and in-process benches; its blobs and receipt lines go under `scratch`. */
+export async function benchRunledger(
   storage: Storage,
-  orgs: Array<{ email: string; approved: number; chain: number }>,
-): Promise<SeededOrg[]> {
-  const scratch = await mkdtemp(join(tmpdir(), 'runledger-bench-seed-'));
+  scratch: string,
+): Promise<{ rl: Runledger; close: () => Promise<void> }> {
   const receiptSink = await openJsonlReceiptSink(join(scratch, 'receipts'));
   const rl = createRunledger(
     {
@@ -73,32 +67,67 @@ export async function seed(
     },
     defaultRunledgerConfig,
   );
+  return { rl, close: () => receiptSink.close() };
+}
+
+/** Signs `email` up through its sign-in link: the actor (owner of a new organization) and a project. */
+export async function signUp(
+  rl: Runledger,
+  email: string,
+): Promise<{ me: Actor; orgId: string; projectId: string }> {
+  const link = new URL((await rl.auth.requestLink(email)).dev_link ?? '');
+  const { user, org } = await rl.auth.verifyLink(link.searchParams.get('token') ?? '');
+  const me = await rl.auth.resolveUser(user.id, org.id);
+  const project = await rl.projects.create(me, { name: 'bench' });
+  return { me, orgId: org.id, projectId: project.id };
+}
+
+/** Takes a new run through the real flow (evidence, submission, audit) up to approval; its id. */
+export async function approvedRun(
+  rl: Runledger,
+  me: Actor,
+  projectId: string,
+  title: string,
+): Promise<string> {
+  const run = await rl.runs.create(me, {
+    project_id: projectId,
+    flight_sheet_id: 'agent-task-report',
+    title,
+  });
+  await rl.runs.addEvidence(me, run.id, { kind: 'log', label: 'log', content: 'ok' });
+  await rl.runs.submit(me, run.id, REPORT);
+  await rl.runs.audit(me, run.id);
+  await rl.runs.approve(me, run.id, { decision: 'approved', note: 'bench' });
+  return run.id;
+}
+
+/**
+ * Seeds the bench's organizations through the SDK on `storage` before the server starts: one org per
+ * entry, each with `approved` runs taken through the real flow up to approval, and a chain of
+ * `chain` receipts written straight through the repositories (well-linked rows with placeholder
+ * payloads: the mint reads only the head, so they cost what real ones would; the ledger verify of
+ * such an org fails, the bench never runs it).
+ */
+export async function seed(
+  storage: Storage,
+  orgs: Array<{ email: string; approved: number; chain: number }>,
+): Promise<SeededOrg[]> {
+  const scratch = await mkdtemp(join(tmpdir(), 'runledger-bench-seed-'));
+  const { rl, close } = await benchRunledger(storage, scratch);
   try {
     const seeded: SeededOrg[] = [];
     for (const spec of orgs) {
-      const link = new URL((await rl.auth.requestLink(spec.email)).dev_link ?? '');
-      const { user, org } = await rl.auth.verifyLink(link.searchParams.get('token') ?? '');
-      const me: Actor = await rl.auth.resolveUser(user.id, org.id);
-      const project = await rl.projects.create(me, { name: 'bench' });
+      const { me, orgId, projectId } = await signUp(rl, spec.email);
       const approved: string[] = [];
       await parallel(spec.approved, 64, async (i) => {
-        const run = await rl.runs.create(me, {
-          project_id: project.id,
-          flight_sheet_id: 'agent-task-report',
-          title: `seeded ${i}`,
-        });
-        await rl.runs.addEvidence(me, run.id, { kind: 'log', label: 'log', content: 'ok' });
-        await rl.runs.submit(me, run.id, REPORT);
-        await rl.runs.audit(me, run.id);
-        await rl.runs.approve(me, run.id, { decision: 'approved', note: 'bench' });
-        approved.push(run.id);
+        approved.push(await approvedRun(rl, me, projectId, `seeded ${i}`));
       });
-      if (spec.chain > 0) await seedChain(storage, org.id, approved[0]!, spec.chain);
-      seeded.push({ email: spec.email, projectId: project.id, approved: approved.slice(1) });
+      if (spec.chain > 0) await seedChain(storage, orgId, approved[0]!, spec.chain);
+      seeded.push({ email: spec.email, projectId, approved: approved.slice(1) });
     }
     return seeded;
   } finally {
-    await receiptSink.close();
+    await close();
     await rm(scratch, { recursive: true, force: true });
   }
 }

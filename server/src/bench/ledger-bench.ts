@@ -4,32 +4,14 @@
  * last; verification and export stream, so their memory should stay flat too. Prints a table; no
  * pass/fail (speed is measured here, never asserted in tests).
  *
- *   node adapters/dist/bench/ledger-bench.js [--receipts N] [--window W]
+ *   node server/dist/bench/ledger-bench.js [--receipts N] [--window W]
  */
 import { mkdtemp, rm } from 'node:fs/promises';
-import { testCheckpointSigner } from '@runledger/core/testing';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createRunledger, defaultRunledgerConfig, type Actor } from '@runledger/core';
-import { openFileBlobStore } from '../files/index.js';
-import { consoleMailer } from '../mail/index.js';
-import { openJsonlReceiptSink } from '../receipts/index.js';
-import { openSqliteStorage } from '../sqlite/index.js';
-import { cryptoRandom, systemClock } from '../system.js';
-
-const REPORT = {
-  task: 'Summarize the quarterly incident reports',
-  status: 'completed',
-  agent: { name: 'scribe', model: 'm-1' },
-  steps: [
-    { name: 'fetch reports', tool: 'http', outcome: 'ok', duration_ms: 1200, cost_usd: '0.10' },
-    { name: 'summarize', tool: 'llm', outcome: 'ok', duration_ms: 5400, cost_usd: '0.20' },
-  ],
-  totals: { cost_usd: '0.30', duration_ms: 6600 },
-  budget_usd: '1.00',
-  summary: 'Four incidents, all resolved.',
-};
+import { openSqliteStorage } from '@runledger/adapters';
+import { approvedRun, benchRunledger, signUp } from './seed.js';
 
 function option(name: string, fallback: number): number {
   const at = process.argv.indexOf(`--${name}`);
@@ -44,24 +26,9 @@ async function main(): Promise<void> {
   const window = option('window', 500);
   const dir = await mkdtemp(join(tmpdir(), 'runledger-ledger-bench-'));
   const storage = await openSqliteStorage({ file: join(dir, 'runledger.sqlite') });
-  const receiptSink = await openJsonlReceiptSink(join(dir, 'receipts'));
-  const rl = createRunledger(
-    {
-      storage,
-      blobs: await openFileBlobStore(join(dir, 'blobs')),
-      receiptSink,
-      clock: systemClock(),
-      random: cryptoRandom(),
-      mailer: consoleMailer(() => undefined),
-      checkpointSigner: testCheckpointSigner(),
-    },
-    defaultRunledgerConfig,
-  );
+  const { rl, close } = await benchRunledger(storage, dir);
   try {
-    const link = new URL((await rl.auth.requestLink('bench@example.com')).dev_link ?? '');
-    const { user, org } = await rl.auth.verifyLink(link.searchParams.get('token') ?? '');
-    const me: Actor = await rl.auth.resolveUser(user.id, org.id);
-    const project = await rl.projects.create(me, { name: 'bench' });
+    const { me, projectId } = await signUp(rl, 'bench@example.com');
 
     console.log(
       `minting ${total} receipts into one organization's chain (SQLite, synchronous=FULL)`,
@@ -70,17 +37,9 @@ async function main(): Promise<void> {
     let minted = 0;
     let windowMs = 0;
     while (minted < total) {
-      const run = await rl.runs.create(me, {
-        project_id: project.id,
-        flight_sheet_id: 'agent-task-report',
-        title: `run ${minted}`,
-      });
-      await rl.runs.addEvidence(me, run.id, { kind: 'log', label: 'log', content: 'ok' });
-      await rl.runs.submit(me, run.id, REPORT);
-      await rl.runs.audit(me, run.id);
-      await rl.runs.approve(me, run.id, { decision: 'approved', note: 'bench' });
+      const runId = await approvedRun(rl, me, projectId, `run ${minted}`);
       const started = performance.now();
-      await rl.runs.mintReceipt(me, run.id);
+      await rl.runs.mintReceipt(me, runId);
       windowMs += performance.now() - started;
       minted += 1;
       if (minted % window === 0 || minted === total) {
@@ -110,7 +69,7 @@ async function main(): Promise<void> {
     );
   } finally {
     await storage.close();
-    await receiptSink.close();
+    await close();
     await rm(dir, { recursive: true, force: true });
   }
 }
