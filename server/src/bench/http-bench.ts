@@ -19,7 +19,8 @@ import { openPostgresStorage, openSqliteStorage } from '@runledger/adapters';
 import type { Storage } from '@runledger/core/ports';
 import pg from 'pg';
 import { startServerChild } from './child.js';
-import { httpClient, type Figures } from './load.js';
+import { processCpuSeconds, processesCpuSeconds } from './cpu.js';
+import { cpuReader, httpClient, type CpuReader, type Figures } from './load.js';
 import { authenticatedRead, fullFlow, health, leaseFlow, mintOnly, signIn } from './phases.js';
 import { seed } from './seed.js';
 
@@ -120,6 +121,13 @@ async function benchEngine(engine: 'sqlite' | 'postgres'): Promise<EngineResult>
       );
       if (dbEnv['DATABASE_URL'] !== undefined) await analyze(dbEnv['DATABASE_URL']);
       const api = httpClient(server.url, 64);
+      // The server's CPU and, on PostgreSQL, every postgres process's (the engine's work happens
+      // there instead of inside the server), read at each timed window's start and end.
+      const pid = server.process.pid ?? -1;
+      const readCpu: CpuReader = async () => ({
+        server: await processCpuSeconds(pid),
+        ...(engine === 'postgres' ? { database: await processesCpuSeconds('postgres') } : {}),
+      });
       try {
         const phases: EngineResult['phases'] = {};
         const record = (name: string, figures: Figures & { double_leases?: number }) => {
@@ -127,32 +135,42 @@ async function benchEngine(engine: 'sqlite' | 'postgres'): Promise<EngineResult>
           phases[name] = { ...figures, ratio_to_floor: figures.rate / floor };
           console.log(`[${engine}] ${name}: ${figures.rate.toFixed(0)}/s`);
         };
-        // Untimed warm-up first: a cold server (JIT, pools) would otherwise lower the floor.
-        await health(api, 1);
-        record('health', await health(api, seconds));
-        const authMint = await signIn(api, mint!.email);
-        if (!skip.has('read'))
-          record('authenticated read', await authenticatedRead(api, authMint, seconds));
-        if (!skip.has('mint'))
-          record('mint only', await mintOnly(api, authMint, mint!.approved, 64, seconds));
-        const chain: EngineResult['chain'] = {};
-        for (const [label, org, n] of skip.has('chain')
-          ? []
-          : ([
-              ['10^3', small!, 1000],
-              [`10^${Math.log10(longChain)}`, large!, longChain],
-            ] as const)) {
-          const figures = await mintOnly(api, await signIn(api, org.email), org.approved, 1, 600);
-          chain[label] = { receipts_in_chain: n, mint_p50_ms: figures.p50_ms };
-        }
-        if (!skip.has('flow'))
-          record('full flow', await fullFlow(api, await signIn(api, flow!.email), flow!, seconds));
-        if (!skip.has('lease'))
-          record(
-            'lease → accept → complete',
-            await leaseFlow(server.routerUrl, REGISTRATION_KEY, Math.round(seconds * 800), seconds),
-          );
-        return { engine, phases, chain };
+        return await cpuReader.run(readCpu, async () => {
+          // Untimed warm-up first: a cold server (JIT, pools) would otherwise lower the floor.
+          await health(api, 1);
+          record('health', await health(api, seconds));
+          const authMint = await signIn(api, mint!.email);
+          if (!skip.has('read'))
+            record('authenticated read', await authenticatedRead(api, authMint, seconds));
+          if (!skip.has('mint'))
+            record('mint only', await mintOnly(api, authMint, mint!.approved, 64, seconds));
+          const chain: EngineResult['chain'] = {};
+          for (const [label, org, n] of skip.has('chain')
+            ? []
+            : ([
+                ['10^3', small!, 1000],
+                [`10^${Math.log10(longChain)}`, large!, longChain],
+              ] as const)) {
+            const figures = await mintOnly(api, await signIn(api, org.email), org.approved, 1, 600);
+            chain[label] = { receipts_in_chain: n, mint_p50_ms: figures.p50_ms };
+          }
+          if (!skip.has('flow'))
+            record(
+              'full flow',
+              await fullFlow(api, await signIn(api, flow!.email), flow!, seconds),
+            );
+          if (!skip.has('lease'))
+            record(
+              'lease → accept → complete',
+              await leaseFlow(
+                server.routerUrl,
+                REGISTRATION_KEY,
+                Math.round(seconds * 800),
+                seconds,
+              ),
+            );
+          return { engine, phases, chain };
+        });
       } finally {
         api.close();
         await server.stop();
@@ -166,11 +184,14 @@ async function benchEngine(engine: 'sqlite' | 'postgres'): Promise<EngineResult>
 function printTable(results: EngineResult[]): void {
   const pad = (s: string, n: number) => s.padStart(n);
   console.log(
-    `\n${'engine'.padEnd(9)}${'phase'.padEnd(28)}${pad('rate/s', 9)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('÷ floor', 9)}${pad('errors', 8)}`,
+    `\n${'engine'.padEnd(9)}${'phase'.padEnd(28)}${pad('rate/s', 9)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('÷ floor', 9)}${pad('errors', 8)}   CPU µs per op`,
   );
   for (const r of results) {
     for (const [name, f] of Object.entries(r.phases)) {
-      const extra = f.double_leases === undefined ? '' : `  double leases: ${f.double_leases}`;
+      const cpu = Object.entries(f.cpu_us_per_op)
+        .map(([who, us]) => `${who} ${us === null ? '?' : us.toFixed(0)}`)
+        .join(', ');
+      const extra = `   ${cpu}${f.double_leases === undefined ? '' : `; double leases: ${f.double_leases}`}`;
       console.log(
         `${r.engine.padEnd(9)}${name.padEnd(28)}${pad(f.rate.toFixed(0), 9)}${pad(f.p50_ms.toFixed(2), 9)}${pad(f.p99_ms.toFixed(2), 9)}${pad(f.ratio_to_floor.toFixed(2), 9)}${pad(String(f.errors), 8)}${extra}`,
       );

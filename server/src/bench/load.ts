@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 
@@ -59,6 +60,24 @@ export interface Figures {
   errors: number;
   /** The first few failures as their messages (status and body start), so an error can be told apart. */
   error_samples: string[];
+  /**
+   * CPU microseconds per completed operation, by process (`client`: this load generator; the others
+   * as the phase's `cpuReader` names them), over the timed window; null where it cannot be read.
+   * Unlike a rate, CPU per operation hardly moves when the machine's speed does.
+   */
+  cpu_us_per_op: Record<string, number | null>;
+}
+
+/** CPU seconds used so far by the processes a phase measures, by name (the server, the database). */
+export type CpuReader = () => Promise<Record<string, number | null>>;
+
+/** The reader that `drive` calls at the start and end of its timed window (set per phase with `run`). */
+export const cpuReader = new AsyncLocalStorage<CpuReader>();
+
+async function cpuNow(): Promise<Record<string, number | null>> {
+  const own = process.cpuUsage();
+  const others = (await cpuReader.getStore()?.()) ?? {};
+  return { client: (own.user + own.system) / 1e6, ...others };
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -78,6 +97,7 @@ export async function drive(
   const latencies: number[] = [];
   let errors = 0;
   const errorSamples: string[] = [];
+  const cpuBefore = await cpuNow();
   const started = performance.now();
   const end = started + seconds * 1000;
   await Promise.all(
@@ -98,6 +118,15 @@ export async function drive(
     }),
   );
   const elapsed = (performance.now() - started) / 1000;
+  const cpuAfter = await cpuNow();
+  const cpuPerOp: Record<string, number | null> = {};
+  for (const [name, before] of Object.entries(cpuBefore)) {
+    const after = cpuAfter[name];
+    cpuPerOp[name] =
+      before === null || after === null || after === undefined || latencies.length === 0
+        ? null
+        : ((after - before) * 1e6) / latencies.length;
+  }
   latencies.sort((a, b) => a - b);
   return {
     rate: latencies.length / elapsed,
@@ -106,6 +135,7 @@ export async function drive(
     count: latencies.length,
     errors,
     error_samples: errorSamples,
+    cpu_us_per_op: cpuPerOp,
   };
 }
 

@@ -1,0 +1,41 @@
+import { readdir, readFile } from 'node:fs/promises';
+
+/** Linux reports a process's CPU time in /proc in clock ticks of 1/100 s (USER_HZ) on every architecture. */
+const TICKS_PER_SECOND = 100;
+
+/** utime + stime of one /proc/<pid>/stat line, in seconds (fields 14 and 15, after the command's parentheses). */
+function statSeconds(stat: string): number {
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+}
+
+/** CPU seconds a process has used so far (user + system), or null where /proc is not there. */
+export async function processCpuSeconds(pid: number): Promise<number | null> {
+  try {
+    return statSeconds(await readFile(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * CPU seconds used so far by every process named `name` (all PostgreSQL backends and helpers on this
+ * machine, say), or null where /proc is not there. A process that ended meanwhile drops out of the
+ * sum, so take it over a phase in which the set of processes stays put.
+ */
+export async function processesCpuSeconds(name: string): Promise<number | null> {
+  let pids: string[];
+  try {
+    pids = (await readdir('/proc')).filter((entry) => /^\d+$/.test(entry));
+  } catch {
+    return null;
+  }
+  let total = 0;
+  for (const pid of pids) {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
+    if (stat === null) continue;
+    const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    if (comm === name) total += statSeconds(stat);
+  }
+  return total;
+}
