@@ -4,7 +4,7 @@ import { readdir, readFile } from 'node:fs/promises';
 const TICKS_PER_SECOND = 100;
 
 /** utime + stime of one /proc/<pid>/stat line, in seconds (fields 14 and 15, after the command's parentheses). */
-function statSeconds(stat: string): number {
+export function statSeconds(stat: string): number {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
 }

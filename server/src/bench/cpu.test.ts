@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { processCpuSeconds, processesCpuSeconds, statSeconds } from './cpu.js';
+
+describe('CPU time from /proc', () => {
+  it('reads utime and stime after the command, whatever the command name holds', () => {
+    // pid (comm) state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime …
+    const line = '4242 (a (b) c) S 1 4242 4242 0 -1 4194304 10 0 0 0 250 75 0 0 20 0 1 0';
+    expect(statSeconds(line)).toBeCloseTo(3.25, 10);
+  });
+
+  it.runIf(process.platform === 'linux')(
+    "agrees with the process's own count and finds this process among those of its name",
+    async () => {
+      let x = 0;
+      for (let i = 0; i < 5_000_000; i += 1) x += Math.sqrt(i);
+      expect(x).toBeGreaterThan(0);
+      const usage = process.cpuUsage();
+      const own = (usage.user + usage.system) / 1e6;
+      const fromProc = await processCpuSeconds(process.pid);
+      // /proc counts in ticks of 10 ms; the two reads are a few microseconds apart.
+      expect(fromProc).not.toBeNull();
+      expect(Math.abs(fromProc! - own)).toBeLessThan(0.05);
+      const name = (await import('node:fs/promises'))
+        .readFile(`/proc/${process.pid}/comm`, 'utf8')
+        .then((c) => c.trim());
+      expect(await processesCpuSeconds(await name)).toBeGreaterThanOrEqual(fromProc!);
+      expect(await processCpuSeconds(2 ** 30)).toBeNull();
+    },
+  );
+});
