@@ -63,7 +63,7 @@ export interface Figures {
   /**
    * CPU microseconds per completed operation, by process (`client`: this load generator; the others
    * as the phase's `cpuReader` names them), over the timed window; null where it cannot be read.
-   * Unlike a rate, CPU per operation hardly moves when the machine's speed does.
+   * It shows which process the cores went to; like a rate, it moves when the VM is slow.
    */
   cpu_us_per_op: Record<string, number | null>;
 }
