@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { processCpuSeconds, processesCpuSeconds, statSeconds } from './cpu.js';
 
@@ -20,10 +21,8 @@ describe('CPU time from /proc', () => {
       // /proc counts in ticks of 10 ms; the two reads are a few microseconds apart.
       expect(fromProc).not.toBeNull();
       expect(Math.abs(fromProc! - own)).toBeLessThan(0.05);
-      const name = (await import('node:fs/promises'))
-        .readFile(`/proc/${process.pid}/comm`, 'utf8')
-        .then((c) => c.trim());
-      expect(await processesCpuSeconds(await name)).toBeGreaterThanOrEqual(fromProc!);
+      const name = (await readFile(`/proc/${process.pid}/comm`, 'utf8')).trim();
+      expect(await processesCpuSeconds(name)).toBeGreaterThanOrEqual(fromProc!);
       expect(await processCpuSeconds(2 ** 30)).toBeNull();
     },
   );
