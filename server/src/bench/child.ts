@@ -40,13 +40,19 @@ export async function startServerChild(
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = `http://127.0.0.1:${port}`;
   const routerUrl = `http://127.0.0.1:${routerPort}`;
+  const stop = await untilUp(child, [url, routerUrl]);
+  return { url, routerUrl, process: child, stop };
+}
+
+/** Waits until every base URL answers /health; then the child's stop (SIGTERM, then its exit). */
+async function untilUp(child: ChildProcess, bases: string[]): Promise<() => Promise<void>> {
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   for (let attempt = 0; ; attempt += 1) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
     const up = await Promise.all(
-      [url, routerUrl].map((base) =>
+      bases.map((base) =>
         fetch(`${base}/health`).then(
           (r) => r.ok,
           () => false,
@@ -57,13 +63,34 @@ export async function startServerChild(
     if (attempt > 600) throw new Error('server did not start within a minute');
     await sleep(100);
   }
-  return {
-    url,
-    routerUrl,
-    process: child,
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      await exited;
-    },
+  return async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
   };
+}
+
+/**
+ * The platform's HTTP floor: node:http alone, in its own process, answering every request with the
+ * same small JSON body as /health (no framework, no middleware, no storage).
+ */
+const BARE_SERVER = `require('node:http')
+  .createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+    res.end('{"status":"ok"}');
+  })
+  .listen(Number(process.env.PORT), '127.0.0.1');`;
+
+/** Starts the bare node:http server (BARE_SERVER) as a child process and waits until it answers. */
+export async function startBareHttpChild(): Promise<{
+  url: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['-e', BARE_SERVER], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  return { url, process: child, stop: await untilUp(child, [url]) };
 }

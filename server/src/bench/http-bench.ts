@@ -1,7 +1,8 @@
 /**
  * `npm run bench:http`: the real server as a child process (SQLite; PostgreSQL too when `--pg <url>`
  * or BENCH_DATABASE_URL names a database server), driven over keep-alive HTTP from this process.
- * Prints a table and writes a JSON file: the /health floor, authenticated reads, mint only, the full
+ * Prints a table and writes a JSON file: the /health floor (and beside it node:http alone, in its own
+ * process, the platform's floor), authenticated reads, mint only, the full
  * run flow, and router lease → accept → complete, each with rate, p50, p99 and its ratio to the floor
  * measured in the same run; then mint p50 when one chain holds 10^3 vs 10^5 receipts (10^6 with --long).
  * No pass/fail: speed is measured here, never asserted in tests.
@@ -18,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { openPostgresStorage, openSqliteStorage } from '@runledger/adapters';
 import type { Storage } from '@runledger/core/ports';
 import pg from 'pg';
-import { startServerChild } from './child.js';
+import { startBareHttpChild, startServerChild } from './child.js';
 import { processCpuSeconds, processesCpuSeconds } from './cpu.js';
 import { cpuReader, httpClient, type CpuReader, type Figures } from './load.js';
 import { authenticatedRead, fullFlow, health, leaseFlow, mintOnly, signIn } from './phases.js';
@@ -139,6 +140,23 @@ async function benchEngine(engine: 'sqlite' | 'postgres'): Promise<EngineResult>
           // Untimed warm-up first: a cold server (JIT, pools) would otherwise lower the floor.
           await health(api, 1);
           record('health', await health(api, seconds));
+          // Beside the server's own /health floor, the platform's: node:http alone, same load.
+          const bare = await startBareHttpChild();
+          const bareApi = httpClient(bare.url, 64);
+          try {
+            const barePid = bare.process.pid ?? -1;
+            await health(bareApi, 1);
+            record(
+              'node:http alone',
+              await cpuReader.run(
+                async () => ({ server: await processCpuSeconds(barePid) }),
+                () => health(bareApi, seconds),
+              ),
+            );
+          } finally {
+            bareApi.close();
+            await bare.stop();
+          }
           const authMint = await signIn(api, mint!.email);
           if (!skip.has('read'))
             record('authenticated read', await authenticatedRead(api, authMint, seconds));
