@@ -78,6 +78,51 @@ describe.skipIf(postgresSkipped)('postgres engine', () => {
     }
   });
 
+  it('answers a read before its COMMIT, and the next transaction on that client starts a new snapshot: what was committed meanwhile is seen', async () => {
+    const storage = await openFresh();
+    try {
+      await storage.write((tx) => tx.orgs.insert({ id: 'org_a', name: 'A', created_at: T0 }));
+      const first = await storage.read(async (tx) => {
+        const before = await tx.orgs.byId('org_b');
+        // Committed by another pooled client while this snapshot is open: not visible to it.
+        await storage.write((w) => w.orgs.insert({ id: 'org_b', name: 'B', created_at: T0 }));
+        return { before, after: await tx.orgs.byId('org_b') };
+      });
+      expect(first).toEqual({ before: null, after: null });
+      // At once, on the client just released with its COMMIT still owed (the pool hands out the
+      // last one released): the owed COMMIT goes first, so this is a new snapshot.
+      expect((await storage.read((tx) => tx.orgs.byId('org_b')))?.name).toBe('B');
+      // And a write after a read on that client commits on its own.
+      await storage.read((tx) => tx.orgs.byId('org_a'));
+      await storage.write((tx) => tx.orgs.insert({ id: 'org_c', name: 'C', created_at: T0 }));
+      expect((await storage.read((tx) => tx.orgs.byId('org_c')))?.name).toBe('C');
+    } finally {
+      await storage.close();
+    }
+  });
+
+  it('sends an owed COMMIT by itself when nobody takes the client: no session stays idle in a transaction', async () => {
+    const storage = await openFresh();
+    const idleInTransaction = () =>
+      admin(async (c) => {
+        const result = await c.query<{ n: string }>(
+          `SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database()
+             AND pid <> pg_backend_pid() AND state LIKE 'idle in transaction%'`,
+        );
+        return Number(result.rows[0]?.n);
+      });
+    try {
+      await storage.write((tx) => tx.orgs.insert({ id: 'org_a', name: 'A', created_at: T0 }));
+      await Promise.all([1, 2, 3].map(() => storage.read((tx) => tx.orgs.byId('org_a'))));
+      // Polled (the COMMIT is sent on the next turn of the event loop and takes a round trip);
+      // were it never sent, this would never end and the test would time out.
+      while ((await idleInTransaction()) > 0);
+      expect(await idleInTransaction()).toBe(0);
+    } finally {
+      await storage.close();
+    }
+  });
+
   it('analyzes the Merkle node table after the start-up backfill appends leaves, so the planner sees its size', async () => {
     const { url, schema } = await freshSchema();
     adminUrl = url;

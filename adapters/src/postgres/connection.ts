@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { postgresCallerClockDialect, postgresDialect, type Dialect } from '../sql/dialect.js';
 import { scoped, type Sql, type SqlParam } from '../sql/sql.js';
+import { beginGate, type Gate } from './begin-gate.js';
 
 /** Serialization failure and deadlock: the transaction did nothing and may simply run again. */
 const RETRYABLE = new Set(['40001', '40P01']);
@@ -33,10 +34,13 @@ function numbered(dialect: Dialect, sql: string): string {
  * guards) cost one round trip instead of one each, and each still runs after the one before it
  * has finished (a read sent after a lock takes its snapshot once the lock is held). A failed
  * statement aborts the transaction, so the statements behind it fail too, as they would one by one.
+ * Every statement passes the transaction's `gate`, which holds what must wait for BEGIN.
  */
-function wrap(client: pg.PoolClient, dialect: Dialect): Sql {
-  const query = (sql: string, params: SqlParam[]) =>
-    client.query<Record<string, unknown>>(numbered(dialect, sql), params);
+function wrap(client: pg.PoolClient, dialect: Dialect, gate: Gate): Sql {
+  const query = (sql: string, params: SqlParam[]) => {
+    const text = numbered(dialect, sql);
+    return gate(text, () => client.query<Record<string, unknown>>(text, params));
+  };
   return {
     dialect,
     run: async (sql, params = []) => ({ changes: (await query(sql, params)).rowCount ?? 0 }),
@@ -45,9 +49,21 @@ function wrap(client: pg.PoolClient, dialect: Dialect): Sql {
     all: async <T>(sql: string, params: SqlParam[] = []) => (await query(sql, params)).rows as T[],
     // The simple query protocol: several statements, no parameters (migrations only).
     exec: async (sql) => {
-      await client.query(sql);
+      await gate(sql, () => client.query(sql));
     },
   };
+}
+
+/**
+ * Read transactions that have answered but whose COMMIT has not been sent yet. A read-only
+ * transaction's COMMIT changes nothing and cannot fail, so it need not hold up the answer or cost a
+ * round trip of its own: the client's next transaction sends it in front of its BEGIN, in the same
+ * message, and a client that nobody takes within one turn of the event loop sends it alone.
+ */
+const commitOwed = new WeakSet<pg.PoolClient>();
+
+function settleOwedCommit(client: pg.PoolClient): void {
+  if (commitOwed.delete(client)) client.query('COMMIT').catch(() => undefined);
 }
 
 function isRetryable(error: unknown): boolean {
@@ -122,23 +138,44 @@ export class Connection {
     }
   }
 
+  /**
+   * BEGIN is not awaited on its own: it leaves in one write with the statements `fn` sends before
+   * its first await (the socket is corked meanwhile), and `beginGate` holds back every statement
+   * but a plain SELECT until BEGIN has answered, so nothing can change the database outside the
+   * transaction were BEGIN ever to fail. A write's COMMIT is awaited before `fn`'s result is
+   * returned (durability); a read's is sent later (`commitOwed`).
+   */
   private async once<T>(fn: (sql: Sql) => Promise<T>, mode: Mode): Promise<T> {
     if (this.closed) throw new Error('storage is closed');
     const client = await this.pool.connect();
-    const raw = wrap(client, this.dialect);
-    const handle = scoped(raw);
+    const stream = client.connection.stream;
+    stream.cork();
+    let corked = true;
+    const uncork = () => {
+      if (corked) stream.uncork();
+      corked = false;
+    };
     let broken = false;
+    let handle: { sql: Sql; end: () => Promise<void> } | null = null;
     try {
-      // Awaited, not pipelined with fn's first statements: were BEGIN ever to fail, those would
-      // otherwise run, and commit, one by one outside any transaction.
-      await raw.exec(BEGIN[mode]);
-      const result = await fn(handle.sql);
+      const begin = client.query((commitOwed.delete(client) ? 'COMMIT; ' : '') + BEGIN[mode]);
+      handle = scoped(wrap(client, this.dialect, beginGate(begin)));
+      const running = fn(handle.sql);
+      uncork();
+      const result = await running;
       await handle.end();
-      await raw.exec('COMMIT');
+      await begin;
+      if (mode === 'write') {
+        await client.query('COMMIT');
+      } else {
+        commitOwed.add(client);
+        setImmediate(settleOwedCommit, client);
+      }
       return result;
     } catch (error) {
-      await handle.end();
-      await raw.exec('ROLLBACK').catch(() => {
+      uncork();
+      await handle?.end();
+      await client.query('ROLLBACK').catch(() => {
         broken = true;
       });
       throw error;
