@@ -527,6 +527,26 @@ export function describeStorageContract(
         await expect(leaked.orgs.byId('org_1')).rejects.toThrow();
       });
 
+      it('does not commit a transaction one of whose statements failed, even when fn caught the error', async () => {
+        let caught: unknown = null;
+        const failing = tx(async (r) => {
+          await seedOrg(r, 1);
+          // A second user with the same e-mail breaks a UNIQUE constraint.
+          await r.users
+            .insert({ id: 'usr_dup', email: 'u1@example.com', created_at: T0 })
+            .catch((error: unknown) => (caught = error));
+          return 'fn returned normally';
+        });
+        await expect(failing).rejects.toThrow();
+        expect(caught).not.toBeNull();
+        // Nothing of it committed: not the org and user written before the failed statement.
+        expect(await tx((r) => r.orgs.byId('org_1'))).toBeNull();
+        expect(await tx((r) => r.users.byEmail('u1@example.com'))).toBeNull();
+        // And the storage goes on serving.
+        await tx((r) => seedOrg(r, 2));
+        expect(await tx((r) => r.orgs.byId('org_2'))).not.toBeNull();
+      });
+
       it('rejects a write that breaks a reference', async () => {
         await expect(
           tx((r) => r.projects.insert(project('prj_1', 'org_missing'))),

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { postgresCallerClockDialect, postgresDialect, type Dialect } from '../sql/dialect.js';
-import { scoped, type Sql, type SqlParam } from '../sql/sql.js';
+import { scoped, type ScopedSql, type Sql, type SqlParam } from '../sql/sql.js';
 import { beginGate, type Gate } from './begin-gate.js';
 
 /** Serialization failure and deadlock: the transaction did nothing and may simply run again. */
@@ -156,7 +156,7 @@ export class Connection {
       corked = false;
     };
     let broken = false;
-    let handle: { sql: Sql; end: () => Promise<void> } | null = null;
+    let handle: ScopedSql | null = null;
     try {
       const begin = client.query((commitOwed.delete(client) ? 'COMMIT; ' : '') + BEGIN[mode]);
       handle = scoped(wrap(client, this.dialect, beginGate(begin)));
@@ -166,7 +166,13 @@ export class Connection {
       await handle.end();
       await begin;
       if (mode === 'write') {
-        await client.query('COMMIT');
+        const failure = handle.failure();
+        if (failure !== null) throw failure.error;
+        // A transaction a failed statement aborted answers COMMIT with ROLLBACK, not an error.
+        const committed = await client.query('COMMIT');
+        if (committed.command !== 'COMMIT') {
+          throw new Error(`the transaction was rolled back (${committed.command})`);
+        }
       } else {
         commitOwed.add(client);
         setImmediate(settleOwedCommit, client);

@@ -12,25 +12,45 @@ export interface Sql {
   readonly dialect: Dialect;
 }
 
+/** One transaction's view of `Sql`, from `scoped`. */
+export interface ScopedSql {
+  sql: Sql;
+  /** Refuses new statements and resolves once every statement already issued has settled. */
+  end(): Promise<void>;
+  /**
+   * The first of this transaction's statements that failed, or null. A write with a failed
+   * statement does not commit, even if `fn` caught the error: on PostgreSQL the failure has aborted
+   * the transaction anyway (its COMMIT answers ROLLBACK), and SQLite is held to the same rule.
+   */
+  failure(): { error: unknown } | null;
+}
+
 /**
  * A handle valid only while its transaction runs, so a repository leaked out of `fn` cannot write
  * later. `fn` may run several statements at once (`Promise.all`): `end()` refuses new statements and
  * resolves once every statement already issued has settled, so nothing of this transaction runs
  * after its COMMIT, ROLLBACK or `ROLLBACK TO` even when `fn` threw before its siblings finished.
  */
-export function scoped(sql: Sql): { sql: Sql; end: () => Promise<void> } {
+export function scoped(sql: Sql): ScopedSql {
   let live = true;
+  let failed: { error: unknown } | null = null;
   const inFlight = new Set<Promise<unknown>>();
+  const track = (pending: Promise<unknown>): void => {
+    const settled: Promise<unknown> = pending.then(
+      () => inFlight.delete(settled),
+      (error: unknown) => {
+        failed ??= { error };
+        inFlight.delete(settled);
+      },
+    );
+    inFlight.add(settled);
+  };
   const guard =
     <A extends unknown[], R>(f: (...args: A) => Promise<R>) =>
     (...args: A): Promise<R> => {
       if (!live) return Promise.reject(new Error('transaction already finished'));
       const statement = f(...args);
-      const settled: Promise<unknown> = statement.then(
-        () => inFlight.delete(settled),
-        () => inFlight.delete(settled),
-      );
-      inFlight.add(settled);
+      track(statement);
       return statement;
     };
   return {
@@ -45,5 +65,6 @@ export function scoped(sql: Sql): { sql: Sql; end: () => Promise<void> } {
       live = false;
       while (inFlight.size > 0) await Promise.all(inFlight);
     },
+    failure: () => failed,
   };
 }

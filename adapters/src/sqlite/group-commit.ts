@@ -87,6 +87,9 @@ export class GroupCommit {
       outcome = { ok: false, error };
     }
     await handle.end();
+    // A statement that failed fails its transaction, caught by fn or not (as on PostgreSQL).
+    const failure = handle.failure();
+    if (outcome.ok && failure !== null) outcome = { ok: false, error: failure.error };
     // RELEASE keeps savepoints one deep: nested ones would journal each page once per level.
     if (!outcome.ok) await this.sql.run('ROLLBACK TO tx');
     await this.sql.run('RELEASE tx');

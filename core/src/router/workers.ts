@@ -1,6 +1,6 @@
 import { RunledgerError, conflict, notFound, unauthenticated } from '../errors.js';
 import type { JobEvent } from '../leases/machine.js';
-import type { JobRecord, WorkerRecord } from '../ports/router-storage.js';
+import type { JobArtifactRecord, JobRecord, WorkerRecord } from '../ports/router-storage.js';
 import type { RouterReceiptInput } from '../ports/receipt-sink.js';
 import { lockKeys } from '../ports/lock-keys.js';
 import type { WriteTransaction } from '../ports/storage.js';
@@ -10,8 +10,9 @@ import type { RouterUseCases, WorkerActor } from './api.js';
 import type { RouterContext } from './context.js';
 import { LEASE_TOKEN_PREFIX, WORKER_TOKEN_PREFIX, routerId } from './ids.js';
 import { applyJobEvent, type JobExtras } from './job-events.js';
-import { jobOrThrow, jobView } from './jobs.js';
+import { jobOrThrow } from './jobs.js';
 import { actualCost } from './pricing.js';
+import { toJob } from './wire.js';
 
 type WorkerUseCases = Pick<
   RouterUseCases,
@@ -68,13 +69,15 @@ export function workerUseCases(ctx: RouterContext): WorkerUseCases {
         worker_id: worker.worker_id,
         now,
       };
-      // The fenced change and the worker's last-seen go out together (one round trip).
-      const [next] = await Promise.all([
+      // The fenced change, the worker's last-seen and the job's artifacts for the answer go out
+      // together (one round trip), unless this call adds artifacts: then they are read after.
+      const [next, , artifacts] = await Promise.all([
         applyJobEvent(tx, job, event, at, extras(job, now)),
         tx.workers.touch(worker.worker_id, at),
+        type === 'artifact' ? null : tx.jobs.artifactsOf(jobId),
       ]);
       if (also) await also(tx, next.job, at, receipts);
-      return jobView(tx, next.job, max);
+      return toJob(next.job, artifacts ?? (await tx.jobs.artifactsOf(jobId)), max);
     });
   }
 
@@ -170,8 +173,13 @@ export function workerUseCases(ctx: RouterContext): WorkerUseCases {
             ttl_seconds: ttl,
           };
           let leased: JobRecord;
+          let artifacts: JobArtifactRecord[];
           try {
-            leased = (await applyJobEvent(tx, candidate, event, at)).job;
+            // The fenced lease and the job's artifacts for the answer: one round trip.
+            [{ job: leased }, artifacts] = await Promise.all([
+              applyJobEvent(tx, candidate, event, at),
+              tx.jobs.artifactsOf(candidate.job_id),
+            ]);
           } catch (error) {
             // Taken meanwhile by another connection: try the next oldest.
             if (error instanceof RunledgerError && error.code === 'conflict') continue;
@@ -179,7 +187,7 @@ export function workerUseCases(ctx: RouterContext): WorkerUseCases {
           }
           receipts.push(ctx.receipt('job_leased', at, subject(leased)));
           return {
-            job: await jobView(tx, leased, max),
+            job: toJob(leased, artifacts, max),
             lease_token: token,
             lease_expires_at: leased.lease_expires_at!,
           };
