@@ -101,6 +101,49 @@ describe.skipIf(postgresSkipped)('postgres engine', () => {
     }
   });
 
+  // Statements in use are prepared by name, once per connection (pg remembers which it has parsed);
+  // a prepared statement outlives the transaction that prepared it, rolled back or aborted.
+  it('reuses a statement first prepared in a transaction that rolled back, or whose Parse an aborted transaction refused', async () => {
+    const org = (id: string) => ({ id, name: id, created_at: T0 });
+    const storage = await openFresh();
+    try {
+      // A statement is named from its fifth use: four here, so that the fifth below, the one
+      // that makes pg send its Parse, happens in the transaction that rolls back (the INSERT) or
+      // that a failed statement aborted (the SELECT).
+      for (let i = 0; i < 4; i += 1) {
+        await storage.write(async (tx) => {
+          await tx.orgs.insert(org(`org_warm${i}`));
+          await tx.users.byEmail(`warm${i}@example.com`);
+        });
+      }
+      const rolledBack = new Error('rolled back on purpose');
+      await expect(
+        storage.write(async (tx) => {
+          await tx.orgs.insert(org('org_a'));
+          throw rolledBack;
+        }),
+      ).rejects.toBe(rolledBack);
+      // One at a time, so the pool hands the same connection back: its INSERT is prepared.
+      await storage.write((tx) => tx.orgs.insert(org('org_a')));
+      expect((await storage.read((tx) => tx.orgs.byId('org_a')))?.name).toBe('org_a');
+
+      // The duplicate fails; the statement behind it in the pipeline (a name this connection has
+      // not prepared yet) is refused with the transaction aborted, Parse included.
+      await expect(
+        storage.write(async (tx) => {
+          await Promise.all([tx.orgs.insert(org('org_a')), tx.users.byEmail('a@example.com')]);
+        }),
+      ).rejects.toThrow(/duplicate key/);
+      await storage.write(async (tx) => {
+        expect(await tx.users.byEmail('a@example.com')).toBeNull();
+        await tx.orgs.insert(org('org_b'));
+      });
+      expect((await storage.read((tx) => tx.orgs.byId('org_b')))?.name).toBe('org_b');
+    } finally {
+      await storage.close();
+    }
+  });
+
   it('sends an owed COMMIT by itself when nobody takes the client: no session stays idle in a transaction', async () => {
     const storage = await openFresh();
     const idleInTransaction = () =>

@@ -2,6 +2,7 @@ import pg from 'pg';
 import { postgresCallerClockDialect, postgresDialect, type Dialect } from '../sql/dialect.js';
 import { scoped, type ScopedSql, type Sql, type SqlParam } from '../sql/sql.js';
 import { beginGate, type Gate } from './begin-gate.js';
+import { StatementNames } from './statement-names.js';
 
 /** Serialization failure and deadlock: the transaction did nothing and may simply run again. */
 const RETRYABLE = new Set(['40001', '40P01']);
@@ -16,17 +17,6 @@ const types = {
       : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
-/** The dialect's text of each shared statement, computed once per distinct statement. */
-const texts = new Map<string, string>();
-function numbered(dialect: Dialect, sql: string): string {
-  let text = texts.get(sql);
-  if (text === undefined) {
-    text = dialect.placeholders(sql);
-    if (texts.size < 1024) texts.set(sql, text);
-  }
-  return text;
-}
-
 /**
  * The client runs in pg's pipeline mode: a statement is written to the socket as soon as it is
  * sent, each with its own Sync, and PostgreSQL runs them one after another in the order written.
@@ -34,12 +24,13 @@ function numbered(dialect: Dialect, sql: string): string {
  * guards) cost one round trip instead of one each, and each still runs after the one before it
  * has finished (a read sent after a lock takes its snapshot once the lock is held). A failed
  * statement aborts the transaction, so the statements behind it fail too, as they would one by one.
- * Every statement passes the transaction's `gate`, which holds what must wait for BEGIN.
+ * Every statement passes the transaction's `gate`, which holds what must wait for BEGIN, and goes by
+ * its name once `names` has given it one (prepared once per connection).
  */
-function wrap(client: pg.PoolClient, dialect: Dialect, gate: Gate): Sql {
+function wrap(client: pg.PoolClient, dialect: Dialect, names: StatementNames, gate: Gate): Sql {
   const query = (sql: string, params: SqlParam[]) => {
-    const text = numbered(dialect, sql);
-    return gate(text, () => client.query<Record<string, unknown>>(text, params));
+    const { text, name } = names.use(sql);
+    return gate(text, () => client.query<Record<string, unknown>>({ text, name, values: params }));
   };
   return {
     dialect,
@@ -96,11 +87,15 @@ export interface PoolOptions {
  */
 export class Connection {
   private closed = false;
+  /** Per pool: a statement's uses, and its name once it has one (statement-names.ts). */
+  private readonly names: StatementNames;
 
   private constructor(
     private readonly pool: pg.Pool,
     private readonly dialect: Dialect,
-  ) {}
+  ) {
+    this.names = new StatementNames(dialect.placeholders);
+  }
 
   static async open(options: PoolOptions): Promise<Connection> {
     if (options.schema !== undefined) checkSchemaName(options.schema);
@@ -159,7 +154,7 @@ export class Connection {
     let handle: ScopedSql | null = null;
     try {
       const begin = client.query((commitOwed.delete(client) ? 'COMMIT; ' : '') + BEGIN[mode]);
-      handle = scoped(wrap(client, this.dialect, beginGate(begin)));
+      handle = scoped(wrap(client, this.dialect, this.names, beginGate(begin)));
       const running = fn(handle.sql);
       uncork();
       const result = await running;
