@@ -3,6 +3,7 @@ import { lockKeys } from '../ports/lock-keys.js';
 import type {
   ApiKeyRecord,
   LinkRecord,
+  MemberRecord,
   Repositories,
   UserRecord,
   WriteTransaction,
@@ -17,6 +18,7 @@ import { addMs, nowIso } from '../time.js';
 import { newId } from '../ids.js';
 import { constantTimeEqual, hashSecret, newSecret, parseApiKey } from '../secrets/index.js';
 import { recordAudit, recordSignInFailure } from '../audit-receipts/record.js';
+import { sharedLookups } from '../shared-lookups.js';
 
 const LAST_USED_RESOLUTION_MS = 60_000;
 
@@ -24,6 +26,13 @@ const MAX_TOKEN_LENGTH = 512;
 
 export function authUseCases(deps: Deps): AuthUseCases {
   const { storage, clock, random, mailer, config } = deps;
+  // Every signed-in request's role, read from storage each time (a demotion applies at once);
+  // requests that arrive together share one read transaction (shared-lookups.ts).
+  const memberOf = sharedLookups<{ orgId: string; userId: string }, MemberRecord | null>(
+    storage,
+    ({ orgId, userId }) => JSON.stringify([orgId, userId]),
+    (tx, { orgId, userId }) => tx.memberships.get(orgId, userId),
+  );
 
   /** A user's sign-in: the user (created if new), then their org, an invite's org, or a new org. */
   async function signInEmail(tx: WriteTransaction, email: string, at: Date): Promise<SignIn> {
@@ -202,11 +211,9 @@ export function authUseCases(deps: Deps): AuthUseCases {
     },
 
     async resolveUser(userId: string, orgId: string): Promise<Actor> {
-      return storage.read(async (tx) => {
-        const member = await tx.memberships.get(orgId, userId);
-        if (!member) throw unauthenticated();
-        return { kind: 'user', userId, orgId, role: member.role, email: member.email };
-      });
+      const member = await memberOf({ orgId, userId });
+      if (!member) throw unauthenticated();
+      return { kind: 'user', userId, orgId, role: member.role, email: member.email };
     },
 
     async authenticateApiKey(plaintext: string): Promise<Actor> {

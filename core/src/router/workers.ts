@@ -12,6 +12,7 @@ import { LEASE_TOKEN_PREFIX, WORKER_TOKEN_PREFIX, routerId } from './ids.js';
 import { applyJobEvent, type JobExtras } from './job-events.js';
 import { jobOrThrow } from './jobs.js';
 import { actualCost } from './pricing.js';
+import { sharedLookups } from '../shared-lookups.js';
 import { toJob } from './wire.js';
 
 type WorkerUseCases = Pick<
@@ -36,6 +37,13 @@ type HeldEvent = 'accept' | 'status' | 'log' | 'artifact' | 'complete' | 'fail';
 
 export function workerUseCases(ctx: RouterContext): WorkerUseCases {
   const { storage, clock, random, outbox, config } = ctx;
+  // Every worker call's token, looked up each time (a removed worker is refused at once); calls that
+  // arrive together share one read transaction (shared-lookups.ts).
+  const workerByTokenHash = sharedLookups<string, WorkerRecord | null>(
+    storage,
+    (hash) => hash,
+    (tx, hash) => tx.workers.byTokenHash(hash),
+  );
   const max = config.jobMaxAttempts;
   const ttl = config.leaseTtlSeconds;
 
@@ -127,7 +135,7 @@ export function workerUseCases(ctx: RouterContext): WorkerUseCases {
         throw unauthenticated('a worker token is required');
       }
       const hash = hashSecret(workerToken);
-      const worker = await storage.read((tx) => tx.workers.byTokenHash(hash));
+      const worker = await workerByTokenHash(hash);
       if (worker === null || !constantTimeEqual(worker.token_hash, hash)) {
         throw unauthenticated('unknown worker token');
       }
