@@ -144,6 +144,34 @@ describe.skipIf(postgresSkipped)('postgres engine', () => {
     }
   });
 
+  // Another instance's migration may change a table under statements this one has prepared: a
+  // `SELECT *` prepared before then answers "cached plan must not change result type" forever on
+  // that connection. Such a transaction runs again, every statement named afresh.
+  it('runs a transaction again when a table changed under a prepared statement, and keeps working', async () => {
+    const { url, schema } = await freshSchema();
+    adminUrl = url;
+    const storage = await openPostgresStorage({ connectionString: url, schema });
+    try {
+      await storage.write((tx) =>
+        tx.users.insert({ id: 'usr_a', email: 'a@example.com', created_at: T0 }),
+      );
+      // Ten concurrent reads, five times over: every pooled connection prepares the lookup.
+      for (let i = 0; i < 5; i += 1) {
+        await Promise.all(
+          Array.from({ length: 10 }, () => storage.read((tx) => tx.users.byEmail('a@example.com'))),
+        );
+      }
+      await admin((c) => c.query(`ALTER TABLE ${schema}.users ADD COLUMN nickname TEXT`));
+      const again = await Promise.all(
+        Array.from({ length: 10 }, () => storage.read((tx) => tx.users.byEmail('a@example.com'))),
+      );
+      expect(again.map((user) => user?.id)).toEqual(Array.from({ length: 10 }, () => 'usr_a'));
+      expect((await storage.read((tx) => tx.users.byEmail('a@example.com')))?.id).toBe('usr_a');
+    } finally {
+      await storage.close();
+    }
+  });
+
   it('sends an owed COMMIT by itself when nobody takes the client: no session stays idle in a transaction', async () => {
     const storage = await openFresh();
     const idleInTransaction = () =>

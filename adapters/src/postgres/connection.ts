@@ -62,6 +62,16 @@ function isRetryable(error: unknown): boolean {
   return typeof code === 'string' && RETRYABLE.has(code);
 }
 
+/** A prepared statement whose table changed since (feature_not_supported, this message only). */
+function isStalePlan(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return (
+    code === '0A000' &&
+    typeof message === 'string' &&
+    message.includes('cached plan must not change result type')
+  );
+}
+
 /**
  * A write runs at READ COMMITTED and serializes what it must with `lock(key)`; a read is one
  * REPEATABLE READ snapshot, READ ONLY so that a write inside it fails.
@@ -121,14 +131,19 @@ export class Connection {
 
   /**
    * Runs `fn` inside BEGIN … COMMIT on one pooled client; any throw rolls back and is rethrown.
-   * A serialization failure or deadlock reruns `fn` from the start, a few times at most.
+   * A serialization failure, a deadlock or a stale prepared statement reruns `fn` from the start, a
+   * few times at most.
    */
   async transaction<T>(fn: (sql: Sql) => Promise<T>, mode: Mode = 'write'): Promise<T> {
     for (let attempt = 1; ; attempt += 1) {
       try {
         return await this.once(fn, mode);
       } catch (error) {
-        if (attempt >= ATTEMPTS || !isRetryable(error)) throw error;
+        // A stale prepared statement: the transaction did nothing; run it again, every statement
+        // unnamed until named afresh (statement-names.ts).
+        const stale = isStalePlan(error);
+        if (stale) this.names.forget();
+        if (attempt >= ATTEMPTS || !(stale || isRetryable(error))) throw error;
       }
     }
   }

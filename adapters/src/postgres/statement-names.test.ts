@@ -12,7 +12,7 @@ describe('StatementNames', () => {
       return sql.replace('?', '$1');
     }, options);
     const uses = [1, 2, 3, 4].map(() => names.use('SELECT ?'));
-    expect(uses.map((s) => s.name)).toEqual([undefined, undefined, 'rl0', 'rl0']);
+    expect(uses.map((s) => s.name)).toEqual([undefined, undefined, 'rl0_0', 'rl0_0']);
     expect(uses.every((s) => s.text === 'SELECT $1')).toBe(true);
     expect(translated).toBe(1);
   });
@@ -45,5 +45,16 @@ describe('StatementNames', () => {
         },
       ),
     );
+  });
+
+  it('after forget, names nothing until the nth use again, then names no connection has seen', () => {
+    const names = new StatementNames((sql) => sql, options);
+    const before = [1, 2, 3].map(() => names.use('SELECT 1').name);
+    names.forget();
+    const after = [1, 2, 3].map(() => names.use('SELECT 1').name);
+    expect(before).toEqual([undefined, undefined, 'rl0_0']);
+    expect(after.slice(0, 2)).toEqual([undefined, undefined]);
+    expect(after[2]).toBeDefined();
+    expect(after[2]).not.toBe(before[2]);
   });
 });

@@ -31,6 +31,7 @@ interface Entry {
 export class StatementNames {
   private readonly entries = new Map<string, Entry>();
   private named = 0;
+  private generation = 0;
 
   constructor(
     private readonly toText: (sql: string) => string,
@@ -50,9 +51,22 @@ export class StatementNames {
       entry.uses >= this.options.nameFromUse &&
       this.named < this.options.maxNamed
     ) {
-      entry.name = `rl${this.named}`;
+      entry.name = `rl${this.generation}_${this.named}`;
       this.named += 1;
     }
     return { text: entry.text, name: entry.name };
+  }
+
+  /**
+   * Drops every name, counts included: from now on statements go unnamed, then under new names that
+   * no connection has prepared. For when a table changed under prepared statements (another
+   * instance's migration): PostgreSQL refuses to run a `SELECT *` whose columns changed since it was
+   * prepared, on every connection that prepared it. What the backends still hold under the old names
+   * goes when their connections close.
+   */
+  forget(): void {
+    this.entries.clear();
+    this.named = 0;
+    this.generation += 1;
   }
 }
