@@ -20,15 +20,19 @@ export function sharedLookups<A, V>(
 ): (ask: A) => Promise<V> {
   const lookup = keyedBatches<A, V>(MAX_LOOKUPS, (_batch, asks) =>
     storage.read(async (tx) => {
+      // Each distinct key read once; every read sent before the first await (one round trip on
+      // PostgreSQL).
       const reads = new Map<string, Promise<V>>();
-      for (const ask of asks) {
+      const answers = asks.map((ask) => {
         const key = keyOf(ask);
-        if (!reads.has(key)) reads.set(key, read(tx, ask));
-      }
-      // Every read was sent before the first await: one round trip on PostgreSQL.
-      const settled = await Promise.all(reads.values());
-      const values = new Map([...reads.keys()].map((key, i) => [key, settled[i] as V]));
-      return asks.map((ask) => ({ ok: true as const, value: values.get(keyOf(ask)) as V }));
+        let value = reads.get(key);
+        if (value === undefined) {
+          value = read(tx, ask);
+          reads.set(key, value);
+        }
+        return value;
+      });
+      return (await Promise.all(answers)).map((value) => ({ ok: true as const, value }));
     }),
   );
   return (ask) => lookup('lookups', ask);

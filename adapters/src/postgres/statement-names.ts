@@ -2,9 +2,9 @@
  * Which statements are prepared by name. pg parses a named statement once per connection and from
  * then on only binds and executes it, so PostgreSQL neither parses nor plans it again (it keeps a
  * generic plan once that is no worse than the custom ones). Like pgjdbc's defaults, a statement is
- * named from its fifth use in the process and at most 256 are: statements that vary in shape (an
- * `IN` list per id count) and are rarely sent stay unnamed, parsed and planned each time, and no
- * backend holds more than 256 prepared statements.
+ * named from its fifth use in the pool and at most 256 are: statements that vary in shape (an `IN`
+ * list per id count) and are rarely sent stay unnamed, parsed and planned each time, and a backend
+ * holds at most 256 prepared statements (more only after `forget`, until its connection closes).
  */
 export interface Statement {
   /** The dialect's text of the statement. */
