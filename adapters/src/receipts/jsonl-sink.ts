@@ -1,9 +1,11 @@
+import { constants } from 'node:fs';
 import { mkdir, open, readdir, stat, truncate, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GENESIS_PARENT, formatRouterReceiptLine, sealRouterReceipt } from '@runledger/core';
 import type { ReceiptSink, RouterReceiptInput, RouterReceiptLine } from '@runledger/core/ports';
 import { syncPath } from '../files/durable.js';
 import { ROUTER_DAY_FILE, routerDayFileName } from '@runledger/verify';
+import { anchorQueue } from './anchor-queue.js';
 import { writeRouterAnchor, type RouterAnchoring } from './anchor-writer.js';
 import { readLastLines } from './recent.js';
 import { readTail } from './tail.js';
@@ -28,16 +30,26 @@ export interface JsonlReceiptSink extends ReceiptSink {
   close(): Promise<void>;
 }
 
+/**
+ * Day files are opened with O_DSYNC where the platform has it: each write returns once its data is
+ * on disk (as write then fdatasync would, in one call instead of two). Elsewhere, each write is
+ * followed by a datasync.
+ */
+const DSYNC = constants.O_DSYNC;
+const APPEND_FLAGS =
+  DSYNC === undefined ? 'a' : constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | DSYNC;
+
 /** The day file name written without anchoring (embedders without a key; earlier versions). */
 export const receiptFileName = (date: string) => `${date}.receipts.jsonl`;
 
 /**
  * Router receipts as one JSON object per line in `dir/YYYY-MM-DD.<instance>.receipts.jsonl` (UTC
  * date of created_at), each file anchored by `<file>.anchor`, a signed note over its line count and
- * last checksum, replaced after every batch (docs/checkpoints.md#router-day-files). Without
+ * last checksum, replaced behind the appends (docs/checkpoints.md#router-day-files). Without
  * `anchoring` the file is `YYYY-MM-DD.receipts.jsonl` and has no anchor.
- * Appends are queued and written in batches: one write and one fsync acknowledge every line of a batch,
+ * Appends are queued and written in batches: one durable write acknowledges every line of a batch,
  * so throughput grows with load while each promise still resolves only after its line is on disk.
+ * The anchor is derived from the file and is not waited for (`anchorQueue`): `close` waits for it.
  * On open, each day file resumes from its last complete line; a torn final line from a crash is cut off.
  */
 export async function openJsonlReceiptSink(
@@ -46,10 +58,12 @@ export async function openJsonlReceiptSink(
 ): Promise<JsonlReceiptSink> {
   const fileName = (date: string) =>
     anchoring === undefined ? receiptFileName(date) : routerDayFileName(date, anchoring.instance);
-  const anchor = async (file: DayFile) => {
+  const anchors = anchorQueue((name, state) =>
+    anchoring === undefined ? Promise.resolve() : writeRouterAnchor(dir, name, state, anchoring),
+  );
+  const anchor = (file: DayFile) => {
     if (anchoring === undefined) return;
-    const state = { lineCount: file.seq, headChecksum: file.lastChecksum };
-    await writeRouterAnchor(dir, fileName(file.date), state, anchoring);
+    anchors.mark(fileName(file.date), { lineCount: file.seq, headChecksum: file.lastChecksum });
   };
   await mkdir(dir, { recursive: true });
   const releaseLock = await acquireWriterLock(join(dir, '.writer.lock'));
@@ -79,10 +93,10 @@ export async function openJsonlReceiptSink(
   async function openDay(date: string): Promise<DayFile> {
     const path = join(dir, fileName(date));
     const existing = await recover(path);
-    const handle = await open(path, 'a', 0o644);
+    const handle = await open(path, APPEND_FLAGS, 0o644);
     if (existing === null) await syncPath(dir);
     const day = { date, path, handle, ...(existing ?? { seq: 0, lastChecksum: GENESIS_PARENT }) };
-    await anchor(day);
+    anchor(day);
     return day;
   }
 
@@ -130,10 +144,10 @@ export async function openJsonlReceiptSink(
         index += 1;
       }
       await file.handle.write(text);
-      await file.handle.datasync();
+      if (DSYNC === undefined) await file.handle.datasync();
       file.seq = seq;
       file.lastChecksum = lastChecksum;
-      await anchor(file);
+      anchor(file);
       const start = index - sealed.length;
       sealed.forEach((line, i) => batch[start + i]!.resolve(line));
     }
@@ -179,9 +193,13 @@ export async function openJsonlReceiptSink(
     async close() {
       closed = true;
       await flushing;
-      if (current !== null) await current.handle.close();
-      current = null;
-      await releaseLock();
+      try {
+        await anchors.settle();
+      } finally {
+        if (current !== null) await current.handle.close();
+        current = null;
+        await releaseLock();
+      }
     },
   };
 }
