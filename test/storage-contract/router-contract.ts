@@ -233,8 +233,19 @@ export function describeRouterStorageContract(name: string, open: () => Promise<
       await storage.write(async (tx) => {
         for (const n of [3, 1, 2]) await tx.routerOutbox.insert(r(n));
         expect(await tx.routerOutbox.list(10)).toEqual([r(3), r(1), r(2)]);
-        await tx.routerOutbox.delete('rr_1');
+        await tx.routerOutbox.delete(['rr_1']);
         expect((await tx.routerOutbox.list(10)).map((x) => x.receipt_id)).toEqual(['rr_3', 'rr_2']);
+      });
+      // Many ids at once, past one statement's 500, ids without a row among them.
+      await storage.write(async (tx) => {
+        for (const n of [4, 5, 6]) await tx.routerOutbox.insert(r(n));
+        const ids = Array.from({ length: 1200 }, (_, i) => `rr_none_${i}`);
+        ids.splice(499, 0, 'rr_3');
+        ids.splice(500, 0, 'rr_5');
+        ids.push('rr_6');
+        await tx.routerOutbox.delete(ids);
+        await tx.routerOutbox.delete([]);
+        expect((await tx.routerOutbox.list(10)).map((x) => x.receipt_id)).toEqual(['rr_2', 'rr_4']);
       });
     });
 

@@ -2,7 +2,7 @@ import type { Sql } from './sql.js';
 import { chunks } from './chunks.js';
 
 /** Ids per statement: far below SQLite's and PostgreSQL's parameter limits. */
-const IDS_PER_STATEMENT = 500;
+export const IDS_PER_STATEMENT = 500;
 
 /**
  * The rows of `select` for every id of `ids`, one statement per 500 ids (`IN (?, …)`), sent

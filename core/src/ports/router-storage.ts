@@ -253,7 +253,8 @@ export interface RouterOutboxRepository {
   insert(receipt: RouterReceiptInput): Promise<void>;
   /** The oldest rows first, in insertion order. */
   list(limit: number): Promise<RouterReceiptInput[]>;
-  delete(receiptId: string): Promise<void>;
+  /** Deletes the rows of these receipt ids (ids without a row are skipped), in as few statements as it can. */
+  delete(receiptIds: readonly string[]): Promise<void>;
 }
 
 /** A payment webhook event, kept once per event id: the idempotency record. */

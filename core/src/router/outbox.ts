@@ -28,7 +28,7 @@ export function receiptOutbox(storage: Storage, sink: ReceiptSink): ReceiptOutbo
   // and go together in the next transaction (one on PostgreSQL for many router calls, not one each).
   const deleteRows = keyedBatches<readonly string[], void>(DELETE_BATCH, (_key, asks) =>
     storage.write(async (tx) => {
-      await Promise.all(asks.flat().map((id) => tx.routerOutbox.delete(id)));
+      await tx.routerOutbox.delete(asks.flat());
       return asks.map(() => ({ ok: true as const, value: undefined }));
     }),
   );
@@ -93,7 +93,7 @@ export function receiptOutbox(storage: Storage, sink: ReceiptSink): ReceiptOutbo
           appended += 1;
         }
         await storage.write(async (tx) => {
-          for (const r of rows) await tx.routerOutbox.delete(r.receipt_id);
+          await tx.routerOutbox.delete(rows.map((r) => r.receipt_id));
         });
       }
     },
