@@ -1,12 +1,21 @@
+import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { processCpuSeconds, processesCpuSeconds, statSeconds } from './cpu.js';
+import {
+  processCpuSeconds,
+  processesCpuSeconds,
+  reapedChildrenSeconds,
+  statSeconds,
+} from './cpu.js';
 
 describe('CPU time from /proc', () => {
   it('reads utime and stime after the command, whatever the command name holds', () => {
     // pid (comm) state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime …
     const line = '4242 (a (b) c) S 1 4242 4242 0 -1 4194304 10 0 0 0 250 75 0 0 20 0 1 0';
     expect(statSeconds(line)).toBeCloseTo(3.25, 10);
+    expect(reapedChildrenSeconds(line)).toBe(0);
+    const parent = '1 (postgres) S 0 1 1 0 -1 4194560 10 0 0 0 250 75 3000 500 20 0 1 0';
+    expect(reapedChildrenSeconds(parent)).toBeCloseTo(35, 10);
   });
 
   it.runIf(process.platform === 'linux')(
@@ -24,6 +33,22 @@ describe('CPU time from /proc', () => {
       const name = (await readFile(`/proc/${process.pid}/comm`, 'utf8')).trim();
       expect(await processesCpuSeconds(name)).toBeGreaterThanOrEqual(fromProc!);
       expect(await processCpuSeconds(2 ** 30)).toBeNull();
+    },
+  );
+
+  it.runIf(process.platform === 'linux')(
+    'keeps counting the CPU of a process of that name once it has ended (the sum never falls)',
+    async () => {
+      const name = (await readFile(`/proc/${process.pid}/comm`, 'utf8')).trim();
+      const before = (await processesCpuSeconds(name))!;
+      // A child of the same name that burns about half a second of CPU, then exits and is reaped.
+      const child = spawnSync(process.execPath, [
+        '-e',
+        'const end = process.cpuUsage().user + 500000; while (process.cpuUsage().user < end);',
+      ]);
+      expect(child.status).toBe(0);
+      const after = (await processesCpuSeconds(name))!;
+      expect(after - before).toBeGreaterThanOrEqual(0.4);
     },
   );
 });

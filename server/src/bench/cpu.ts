@@ -9,6 +9,15 @@ export function statSeconds(stat: string): number {
   return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
 }
 
+/**
+ * cutime + cstime (fields 16 and 17): the CPU seconds of the process's children that have ended and
+ * that it has waited for (a PostgreSQL backend's, once it exits, land in the postmaster's).
+ */
+export function reapedChildrenSeconds(stat: string): number {
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[13]) + Number(fields[14])) / TICKS_PER_SECOND;
+}
+
 /** CPU seconds a process has used so far (user + system), or null where /proc is not there. */
 export async function processCpuSeconds(pid: number): Promise<number | null> {
   try {
@@ -20,8 +29,10 @@ export async function processCpuSeconds(pid: number): Promise<number | null> {
 
 /**
  * CPU seconds used so far by every process named `name` (all PostgreSQL backends and helpers on this
- * machine, say), or null where /proc is not there. A process that ended meanwhile drops out of the
- * sum, so take it over a phase in which the set of processes stays put.
+ * machine, say) and by their children that have ended, or null where /proc is not there. A process
+ * that ends between two reads would drop out of a plain sum (a pool closing a connection, an
+ * autovacuum worker finishing) and make the difference negative; its time is still counted, in its
+ * parent's reaped-children time (the postmaster's), so the sum only grows.
  */
 export async function processesCpuSeconds(name: string): Promise<number | null> {
   let pids: string[];
@@ -35,7 +46,7 @@ export async function processesCpuSeconds(name: string): Promise<number | null> 
     const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
     if (stat === null) continue;
     const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-    if (comm === name) total += statSeconds(stat);
+    if (comm === name) total += statSeconds(stat) + reapedChildrenSeconds(stat);
   }
   return total;
 }
