@@ -242,7 +242,10 @@ export async function startAttackWorld(): Promise<AttackWorld> {
       state[table] = createHash('sha256').update(JSON.stringify(stable)).digest('hex');
     }
     const receiptsDir = join(server.dataDir, 'receipts');
-    for (const name of (await readdir(receiptsDir)).sort()) {
+    // The day files are the record; their anchors are derived from them and written behind the
+    // appends (a re-signed anchor, or its temp file, may still be on its way when this runs).
+    const records = (await readdir(receiptsDir)).filter((n) => !/\.anchor(\.partial)?$/.test(n));
+    for (const name of records.sort()) {
       const bytes = await readFile(join(receiptsDir, name));
       state[`receipts/${name}`] = createHash('sha256').update(bytes).digest('hex');
     }

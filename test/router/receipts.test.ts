@@ -52,7 +52,12 @@ describe('router receipts and secrets on disk', () => {
     expect(files.some((f) => f.endsWith('.sqlite'))).toBe(true);
     expect(files.some((f) => f.endsWith('.receipts.jsonl'))).toBe(true);
     for (const file of files) {
-      const bytes = await readFile(file);
+      // An anchor's temp file can be renamed over the anchor after the listing: anchors are written
+      // behind the appends, and the anchor itself is in the listing too.
+      const bytes = await readFile(file).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT' && file.endsWith('.anchor.partial')) return Buffer.alloc(0);
+        throw error;
+      });
       for (const token of tokens) {
         expect([file, bytes.includes(Buffer.from(token))]).toEqual([file, false]);
       }

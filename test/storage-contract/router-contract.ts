@@ -1,5 +1,6 @@
 import { fenceFor } from '@runledger/core';
 import type { JobChange, JobRecord, Repositories, Storage } from '@runledger/core/ports';
+import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 const T0 = '2025-01-01T00:00:00.000Z';
@@ -247,6 +248,61 @@ export function describeRouterStorageContract(name: string, open: () => Promise<
         await tx.routerOutbox.delete([]);
         expect((await tx.routerOutbox.list(10)).map((x) => x.receipt_id)).toEqual(['rr_2', 'rr_4']);
       });
+    });
+
+    it('commits statements handed over with closeWith when every statement succeeds, and nothing when any fails (property)', async () => {
+      const r = (id: string) => ({
+        receipt_id: id,
+        type: 'membership' as const,
+        created_at: T0,
+        subject: { member_id: 'mbr_1' },
+      });
+      await storage.write((tx) => tx.routerOutbox.insert(r('rr_taken')));
+      let round = 0;
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(
+            fc.record({
+              // awaited by fn (a failure caught by fn still fails the transaction), or handed over
+              how: fc.constantFrom('awaited', 'closing'),
+              // a duplicate receipt id: the statement fails
+              fails: fc.boolean(),
+            }),
+            { minLength: 1, maxLength: 6 },
+          ),
+          async (steps) => {
+            round += 1;
+            const ids = steps.map((step, i) => (step.fails ? 'rr_taken' : `rr_${round}_${i}`));
+            const outcome = await storage
+              .write(async (tx) => {
+                const closing = steps.flatMap((step, i) => (step.how === 'closing' ? [i] : []));
+                for (const [i, step] of steps.entries()) {
+                  if (step.how === 'awaited') {
+                    await tx.routerOutbox.insert(r(ids[i]!)).catch(() => undefined);
+                  }
+                }
+                for (const i of closing) tx.closeWith(tx.routerOutbox.insert(r(ids[i]!)));
+                return 'done';
+              })
+              .then(
+                (value) => ({ value }),
+                (error: unknown) => ({ error }),
+              );
+            const rows = new Set(
+              (await storage.read((tx) => tx.routerOutbox.list(10_000))).map((x) => x.receipt_id),
+            );
+            const mine = ids.filter((id) => id !== 'rr_taken');
+            if (steps.some((step) => step.fails)) {
+              expect(outcome).toHaveProperty('error');
+              expect(mine.filter((id) => rows.has(id))).toEqual([]);
+            } else {
+              expect(outcome).toEqual({ value: 'done' });
+              expect(mine.filter((id) => !rows.has(id))).toEqual([]);
+            }
+          },
+        ),
+        { numRuns: 40 },
+      );
     });
 
     it('finds a worker by its token hash and rolls back a failed transaction', async () => {

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { postgresCallerClockDialect, postgresDialect, type Dialect } from '../sql/dialect.js';
 import { scoped, type ScopedSql, type Sql, type SqlParam } from '../sql/sql.js';
+import type { CloseWith } from '../sql/write-transaction.js';
 import { beginGate, type Gate } from './begin-gate.js';
 import { StatementNames } from './statement-names.js';
 
@@ -134,7 +135,10 @@ export class Connection {
    * A serialization failure, a deadlock or a stale prepared statement reruns `fn` from the start, a
    * few times at most.
    */
-  async transaction<T>(fn: (sql: Sql) => Promise<T>, mode: Mode = 'write'): Promise<T> {
+  async transaction<T>(
+    fn: (sql: Sql, closeWith: CloseWith) => Promise<T>,
+    mode: Mode = 'write',
+  ): Promise<T> {
     for (let attempt = 1; ; attempt += 1) {
       try {
         return await this.once(fn, mode);
@@ -153,9 +157,15 @@ export class Connection {
    * its first await (the socket is corked meanwhile), and `beginGate` holds back every statement
    * but a plain SELECT until BEGIN has answered, so nothing can change the database outside the
    * transaction were BEGIN ever to fail. A write's COMMIT is awaited before `fn`'s result is
-   * returned (durability); a read's is sent later (`commitOwed`).
+   * returned (durability); a read's is sent later (`commitOwed`). A write whose `fn` handed over its
+   * last statements (`closeWith`) sends COMMIT right behind them, without waiting for their answers:
+   * pipeline mode runs it after them, and if one failed, the transaction is aborted and COMMIT
+   * answers ROLLBACK.
    */
-  private async once<T>(fn: (sql: Sql) => Promise<T>, mode: Mode): Promise<T> {
+  private async once<T>(
+    fn: (sql: Sql, closeWith: CloseWith) => Promise<T>,
+    mode: Mode,
+  ): Promise<T> {
     if (this.closed) throw new Error('storage is closed');
     const client = await this.pool.connect();
     const stream = client.connection.stream;
@@ -170,16 +180,32 @@ export class Connection {
     try {
       const begin = client.query((commitOwed.delete(client) ? 'COMMIT; ' : '') + BEGIN[mode]);
       handle = scoped(wrap(client, this.dialect, this.names, beginGate(begin)));
-      const running = fn(handle.sql);
+      let closing = false;
+      const running = fn(handle.sql, (statement) => {
+        statement.catch(() => undefined);
+        closing = true;
+      });
       uncork();
       const result = await running;
-      await handle.end();
+      // Refuses new statements now; resolves once those already sent have answered.
+      const ended = handle.end();
+      if (!closing) await ended;
+      // The gate sends what it held as BEGIN answers, before this line runs.
       await begin;
       if (mode === 'write') {
+        const early = handle.failure();
+        if (early !== null) {
+          await ended;
+          throw early.error;
+        }
+        // A transaction a failed statement aborted answers COMMIT with ROLLBACK, not an error.
+        const commit = client.query('COMMIT');
+        // Awaited below, after the handed-over statements: not an unhandled rejection meanwhile.
+        commit.catch(() => undefined);
+        await ended;
+        const committed = await commit;
         const failure = handle.failure();
         if (failure !== null) throw failure.error;
-        // A transaction a failed statement aborted answers COMMIT with ROLLBACK, not an error.
-        const committed = await client.query('COMMIT');
         if (committed.command !== 'COMMIT') {
           throw new Error(`the transaction was rolled back (${committed.command})`);
         }

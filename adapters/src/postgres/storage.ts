@@ -46,7 +46,9 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
     throw error;
   }
   const write: Storage['write'] = (fn) =>
-    connection.transaction((sql) => fn(writeTransaction(repositories(sql), lockFor(sql))));
+    connection.transaction((sql, closeWith) =>
+      fn(writeTransaction(repositories(sql), lockFor(sql), closeWith)),
+    );
   return {
     read: (fn) => connection.transaction((sql) => fn(repositories(sql)), 'read'),
     write,

@@ -1,9 +1,13 @@
 import type { Repositories, WriteTransaction } from '@runledger/core/ports';
 
-/** The repositories of one write transaction plus its `lock(key)`, as the storage port hands them out. */
+/** Hands a statement sent and not awaited to the transaction as its last (`WriteTransaction.closeWith`). */
+export type CloseWith = (statement: Promise<unknown>) => void;
+
+/** The repositories of one write transaction plus its `lock(key)` and `closeWith`, as the storage port hands them out. */
 export function writeTransaction(
   repositories: Repositories,
   lock: (key: string) => Promise<void>,
+  closeWith: CloseWith,
 ): WriteTransaction {
-  return { ...repositories, lock };
+  return { ...repositories, lock, closeWith };
 }

@@ -1,4 +1,5 @@
 import type { Sql } from '../sql/sql.js';
+import type { CloseWith } from '../sql/write-transaction.js';
 import { openDriver, type Driver } from './driver.js';
 import { GroupCommit, type BatchObserver } from './group-commit.js';
 
@@ -27,7 +28,7 @@ export class Connection {
   }
 
   /** Runs `fn` in its own savepoint of the next batch; settles once that batch is durable. */
-  transaction<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
+  transaction<T>(fn: (sql: Sql, closeWith: CloseWith) => Promise<T>): Promise<T> {
     return this.writer.submit(fn);
   }
 

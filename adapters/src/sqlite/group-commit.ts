@@ -1,8 +1,9 @@
 import type { Sql } from '../sql/sql.js';
 import { scoped } from '../sql/sql.js';
+import type { CloseWith } from '../sql/write-transaction.js';
 
 interface Pending {
-  fn: (sql: Sql) => Promise<unknown>;
+  fn: (sql: Sql, closeWith: CloseWith) => Promise<unknown>;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -11,6 +12,15 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 /** Told of each committed batch: how many transactions it held and seconds from BEGIN to COMMIT. */
 export type BatchObserver = (transactions: number, seconds: number) => void;
+
+/**
+ * `closeWith` on SQLite: a statement runs to completion when sent, so there is nothing to send with
+ * the savepoint's RELEASE; its failure is the transaction's through `scoped` like any other. The
+ * handler only keeps a rejection that `fn` does not await from going unhandled.
+ */
+const settledAlready: CloseWith = (statement) => {
+  statement.catch(() => undefined);
+};
 
 /** Enough to amortize one fsync widely; small enough that one batch never holds the writer long. */
 const MAX_BATCH = 256;
@@ -34,7 +44,7 @@ export class GroupCommit {
     private readonly onBatch: BatchObserver = () => undefined,
   ) {}
 
-  submit<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
+  submit<T>(fn: (sql: Sql, closeWith: CloseWith) => Promise<T>): Promise<T> {
     if (this.closed) return Promise.reject(new Error('storage is closed'));
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ fn, resolve: resolve as (value: unknown) => void, reject });
@@ -82,7 +92,7 @@ export class GroupCommit {
     await this.sql.run('SAVEPOINT tx');
     let outcome: Outcome;
     try {
-      outcome = { ok: true, value: await pending.fn(handle.sql) };
+      outcome = { ok: true, value: await pending.fn(handle.sql, settledAlready) };
     } catch (error) {
       outcome = { ok: false, error };
     }

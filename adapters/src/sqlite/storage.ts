@@ -30,7 +30,9 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
     throw error;
   }
   const write: Storage['write'] = (fn) =>
-    connection.transaction((sql) => fn(writeTransaction(repositories(sql), held)));
+    connection.transaction((sql, closeWith) =>
+      fn(writeTransaction(repositories(sql), held, closeWith)),
+    );
   return {
     read: (fn) => pool.read((sql) => fn(repositories(sql))),
     write,

@@ -65,6 +65,14 @@ export interface Storage {
 export interface WriteTransaction extends Repositories {
   /** Holds the named lock until this transaction ends: any other write transaction taking the same key waits. Call it before reading what you will write on (chain head, owner count, log numbering, blob references, webhook event id, run mint). SQLite: free (one writer at a time, savepoints in a batch run one after another). PostgreSQL: pg_advisory_xact_lock on a 64-bit hash of the key. */
   lock(key: string): Promise<void>;
+  /**
+   * Hands over a statement that `fn` has sent and does not await, to be the transaction's last: its
+   * COMMIT follows without waiting for the statement's answer (PostgreSQL: one round trip for both),
+   * and if the statement fails the transaction rolls back and `write` rejects with its error. Only
+   * a repository call that sends one statement at once (an insert, a delete) may be handed over, and
+   * only just before `fn` returns: once `fn` has returned, the transaction refuses new statements.
+   */
+  closeWith(statement: Promise<unknown>): void;
 }
 
 export interface Repositories {

@@ -57,14 +57,27 @@ export function receiptOutbox(storage: Storage, sink: ReceiptSink): ReceiptOutbo
   return {
     async commit(work) {
       let receipts: RouterReceiptInput[] = [];
-      const result = await storage.write(async (tx) => {
-        receipts = [];
-        const value = await work(tx, receipts);
-        // Sent together: one round trip on PostgreSQL however many receipts the change made.
-        await Promise.all(receipts.map((r) => tx.routerOutbox.insert(r)));
-        for (const r of receipts) inFlight.add(r.receipt_id);
-        return value;
-      });
+      // A transaction that did not commit owes no lines: its rows never existed.
+      const forget = () => receipts.forEach((r) => inFlight.delete(r.receipt_id));
+      let result: Awaited<ReturnType<typeof work>>;
+      try {
+        result = await storage.write(async (tx) => {
+          // An earlier attempt's (PostgreSQL runs a transaction again after a serialization failure).
+          forget();
+          receipts = [];
+          const value = await work(tx, receipts);
+          // The transaction's last statements, sent with its COMMIT: on PostgreSQL one round trip for
+          // the rows and the COMMIT, however many receipts the change made.
+          for (const r of receipts) {
+            tx.closeWith(tx.routerOutbox.insert(r));
+            inFlight.add(r.receipt_id);
+          }
+          return value;
+        });
+      } catch (error) {
+        forget();
+        throw error;
+      }
       await publish(receipts);
       return result;
     },

@@ -94,7 +94,8 @@ export function runInputUseCases(deps: Deps): InputUseCases {
           created_by: actorId(actor),
           updated_at: now,
         };
-        await tx.runs.insert(run);
+        // The transaction's last statement, sent with its COMMIT (one round trip on PostgreSQL).
+        tx.closeWith(tx.runs.insert(run));
         return toRun(run);
       });
     },
