@@ -17,8 +17,8 @@ export interface RouterAnchoring {
 /**
  * Replaces `<day file>.anchor` with a signed note over the file's line count and last checksum:
  * written to a temp file and renamed over the old anchor, so a reader sees the old or the new
- * anchor, never half of one. Called (by `anchorQueue`) after the day file's own lines are durable. Not synced: the day
- * file is the record and the anchor is derived from it, and the sink re-signs every anchor of its
+ * anchor, never half of one. Called (by `anchorQueue`) after the day file's own lines are durable.
+ * Not synced: the day file is the record and the anchor is derived from it, and the sink re-signs every anchor of its
  * instance when it opens, so whatever a crash left of an anchor is replaced at the next start
  * (one fsync less per batch of router receipts).
  */

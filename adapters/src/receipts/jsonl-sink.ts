@@ -58,13 +58,12 @@ export async function openJsonlReceiptSink(
 ): Promise<JsonlReceiptSink> {
   const fileName = (date: string) =>
     anchoring === undefined ? receiptFileName(date) : routerDayFileName(date, anchoring.instance);
-  const anchors = anchorQueue((name, state) =>
-    anchoring === undefined ? Promise.resolve() : writeRouterAnchor(dir, name, state, anchoring),
-  );
-  const anchor = (file: DayFile) => {
-    if (anchoring === undefined) return;
-    anchors.mark(fileName(file.date), { lineCount: file.seq, headChecksum: file.lastChecksum });
-  };
+  const anchors =
+    anchoring === undefined
+      ? null
+      : anchorQueue((name, state) => writeRouterAnchor(dir, name, state, anchoring));
+  const anchor = (file: DayFile) =>
+    anchors?.mark(fileName(file.date), { lineCount: file.seq, headChecksum: file.lastChecksum });
   await mkdir(dir, { recursive: true });
   const releaseLock = await acquireWriterLock(join(dir, '.writer.lock'));
   let current: DayFile | null = null;
@@ -194,7 +193,7 @@ export async function openJsonlReceiptSink(
       closed = true;
       await flushing;
       try {
-        await anchors.settle();
+        await anchors?.settle();
       } finally {
         if (current !== null) await current.handle.close();
         current = null;

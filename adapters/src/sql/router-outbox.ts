@@ -1,6 +1,5 @@
 import type { RouterOutboxRepository, RouterReceiptInput } from '@runledger/core/ports';
-import { chunks } from './chunks.js';
-import { IDS_PER_STATEMENT } from './id-lists.js';
+import { writeByIds } from './id-lists.js';
 import type { Sql } from './sql.js';
 
 export function routerOutboxRepository(sql: Sql): RouterOutboxRepository {
@@ -19,14 +18,11 @@ export function routerOutboxRepository(sql: Sql): RouterOutboxRepository {
       return rows.map((r) => JSON.parse(r.body) as RouterReceiptInput);
     },
     async delete(receiptIds) {
-      // One statement per 500 ids, sent together: a batch of router calls' rows in one round trip.
-      await Promise.all(
-        chunks(receiptIds, IDS_PER_STATEMENT).map((part) =>
-          sql.run(
-            `DELETE FROM router_receipt_outbox WHERE receipt_id IN (${part.map(() => '?').join(', ')})`,
-            part,
-          ),
-        ),
+      // A batch of router calls' rows in one round trip.
+      await writeByIds(
+        sql,
+        receiptIds,
+        (list) => `DELETE FROM router_receipt_outbox WHERE receipt_id IN (${list})`,
       );
     },
   };

@@ -3,10 +3,18 @@ import { readdir, readFile } from 'node:fs/promises';
 /** Linux reports a process's CPU time in /proc in clock ticks of 1/100 s (USER_HZ) on every architecture. */
 const TICKS_PER_SECOND = 100;
 
-/** utime + stime of one /proc/<pid>/stat line, in seconds (fields 14 and 15, after the command's parentheses). */
-export function statSeconds(stat: string): number {
+/**
+ * Two clock-tick fields of a /proc/<pid>/stat line added, in seconds; `first` counts from field 3,
+ * the first after the command's parentheses (which may hold spaces).
+ */
+function tickSeconds(stat: string, first: number): number {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  return (Number(fields[first]) + Number(fields[first + 1])) / TICKS_PER_SECOND;
+}
+
+/** utime + stime of one /proc/<pid>/stat line, in seconds (fields 14 and 15). */
+export function statSeconds(stat: string): number {
+  return tickSeconds(stat, 11);
 }
 
 /**
@@ -14,8 +22,7 @@ export function statSeconds(stat: string): number {
  * that it has waited for (a PostgreSQL backend's, once it exits, land in the postmaster's).
  */
 export function reapedChildrenSeconds(stat: string): number {
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[13]) + Number(fields[14])) / TICKS_PER_SECOND;
+  return tickSeconds(stat, 13);
 }
 
 /** CPU seconds a process has used so far (user + system), or null where /proc is not there. */
