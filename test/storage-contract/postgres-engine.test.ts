@@ -78,6 +78,48 @@ describe.skipIf(postgresSkipped)('postgres engine', () => {
     }
   });
 
+  it('getForUpdate holds the run: a second write guarded on the same run waits until the first ends, then sees its state and misses', async () => {
+    const storage = await openFresh();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let read!: () => void;
+    const first = new Promise<void>((resolve) => (read = resolve));
+    try {
+      await storage.write(async (tx) => {
+        await seed(tx, 1);
+        await tx.runs.insert(run('run_1'));
+      });
+      const a = storage.write(async (tx) => {
+        const run1 = (await tx.runs.getForUpdate('org_1', 'run_1'))!;
+        read();
+        await held;
+        return tx.runs.update('org_1', 'run_1', run1.state, { state: 'audited', updated_at: T0 });
+      });
+      await first;
+      // Without the row held, B's update would commit first and A's would miss.
+      const b = storage.write((tx) =>
+        tx.runs.update('org_1', 'run_1', 'draft', { state: 'finalized', updated_at: T0 }),
+      );
+      // Wait (by polling the server, not by time) until B is queued on A's row.
+      for (;;) {
+        const waiting = await admin((c) =>
+          c.query<{ n: string }>(
+            `SELECT count(*) AS n FROM pg_stat_activity
+              WHERE wait_event_type = 'Lock' AND query LIKE 'UPDATE runs%'`,
+          ),
+        );
+        if (Number(waiting.rows[0]?.n) > 0) break;
+      }
+      release();
+      expect(await a).toBe(true);
+      expect(await b).toBe(false);
+      expect((await storage.read((tx) => tx.runs.get('org_1', 'run_1')))?.state).toBe('audited');
+    } finally {
+      release();
+      await storage.close();
+    }
+  });
+
   it('answers a read before its COMMIT, and the next transaction on that client starts a new snapshot: what was committed meanwhile is seen', async () => {
     const storage = await openFresh();
     try {

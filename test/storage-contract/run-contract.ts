@@ -132,6 +132,19 @@ export function describeRunStorageContract(name: string, open: () => Promise<Sto
       );
     });
 
+    it('reads a run for update in a write: the run of its org, null elsewhere; then the guarded update from what it read matches', async () => {
+      await tx((r) => r.runs.insert(run('run_1')));
+      expect(await tx((r) => r.runs.getForUpdate('org_2', 'run_1'))).toBeNull();
+      expect(await tx((r) => r.runs.getForUpdate('org_1', 'run_9'))).toBeNull();
+      const updated = await tx(async (r) => {
+        const held = await r.runs.getForUpdate('org_1', 'run_1');
+        expect(held).toEqual(run('run_1'));
+        return r.runs.update('org_1', 'run_1', held!.state, { state: 'audited', updated_at: T1 });
+      });
+      expect(updated).toBe(true);
+      expect((await tx((r) => r.runs.get('org_1', 'run_1')))?.state).toBe('audited');
+    });
+
     it('replaces checks in rule order and grades only an open one', async () => {
       await tx(async (r) => {
         await r.runs.insert(run('run_1'));

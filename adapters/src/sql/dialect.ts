@@ -39,6 +39,11 @@ export interface Dialect {
    */
   readonly skipLocked: string | null;
   /**
+   * Appended to a SELECT that holds the rows it returns until the transaction ends, so a later
+   * guarded write of the same transaction cannot miss; null where one writer at a time already does.
+   */
+  readonly forUpdate: string | null;
+  /**
    * Refreshes the planner's statistics of a table after a bulk write, or null where plans do not
    * depend on them. PostgreSQL plans by row estimates: a table grown by many rows since its last
    * ANALYZE (autovacuum gets to it within about a minute) is priced as if it were still small.
@@ -59,6 +64,7 @@ export const sqliteDialect: Dialect = {
   migrationLock: null,
   now: null,
   skipLocked: null,
+  forUpdate: null,
   // No statistics are ever gathered here: the planner picks by the indexes (see the plan tests).
   analyze: null,
 };
@@ -81,6 +87,7 @@ export const postgresDialect: Dialect = {
   migrationLock: `SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`,
   now: `to_char(statement_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
   skipLocked: 'FOR UPDATE SKIP LOCKED',
+  forUpdate: 'FOR UPDATE',
   analyze: (table) => `ANALYZE ${table}`,
 };
 

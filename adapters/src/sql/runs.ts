@@ -99,6 +99,14 @@ export function runsRepository(sql: Sql): RunsRepository {
       const row = await sql.get<Row>('SELECT * FROM runs WHERE org_id = ? AND id = ?', [orgId, id]);
       return row ? fromRow(row) : null;
     },
+    async getForUpdate(orgId, id) {
+      const { forUpdate } = sql.dialect;
+      const row = await sql.get<Row>(
+        `SELECT * FROM runs WHERE org_id = ? AND id = ?${forUpdate === null ? '' : ` ${forUpdate}`}`,
+        [orgId, id],
+      );
+      return row ? fromRow(row) : null;
+    },
     async getMany(orgId, ids) {
       // By primary key only, the org compared here: with `org_id = ? AND id IN (…)` and more than a
       // few ids, SQLite (no statistics) prices `org_id = ?` as a handful of rows and walks the

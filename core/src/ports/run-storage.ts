@@ -77,6 +77,12 @@ export interface RunFilter {
 export interface RunsRepository {
   insert(run: RunRecord): Promise<void>;
   get(orgId: string, id: string): Promise<RunRecord | null>;
+  /**
+   * `get`, with the run's row held until the write transaction ends: no other transaction changes
+   * it meanwhile, so a guarded `update` of this transaction from the state read here matches
+   * (PostgreSQL: `SELECT … FOR UPDATE`; SQLite: one writer at a time already). Write transactions only.
+   */
+  getForUpdate(orgId: string, id: string): Promise<RunRecord | null>;
   /** The org's runs among `ids`, in no particular order (an unknown id is left out). */
   getMany(orgId: string, ids: readonly string[]): Promise<RunRecord[]>;
   /** Ordered by (created_at, id). */

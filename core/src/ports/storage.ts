@@ -69,8 +69,9 @@ export interface WriteTransaction extends Repositories {
    * Hands over a statement that `fn` has sent and does not await, to be the transaction's last: its
    * COMMIT follows without waiting for the statement's answer (PostgreSQL: one round trip for both),
    * and if the statement fails the transaction rolls back and `write` rejects with its error. Only
-   * a repository call that sends one statement at once (an insert, a delete) may be handed over, and
-   * only just before `fn` returns: once `fn` has returned, the transaction refuses new statements.
+   * a repository call that sends its statements at once (an insert, a delete, a guarded update) may
+   * be handed over, and only once `fn` will send nothing more (it may still await statements it has
+   * sent): once `fn` has returned, the transaction refuses new statements.
    */
   closeWith(statement: Promise<unknown>): void;
 }

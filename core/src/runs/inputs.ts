@@ -7,16 +7,17 @@ import { toIncident } from '../incidents/use-cases.js';
 import { newId } from '../ids.js';
 import { pageQuery, toPaged } from '../paging.js';
 import { lockKeys } from '../ports/lock-keys.js';
-import type { EvidenceRecord, Repositories, RunRecord } from '../ports/storage.js';
+import type { EvidenceRecord, RunRecord, WriteTransaction } from '../ports/storage.js';
 import type { Evidence, EvidenceIn } from '../schemas/evidence.js';
 import { SubmissionIn, type RunComposite, type RunCreateBody } from '../schemas/run.js';
 import type { Actor } from '../actor.js';
 import type { Deps } from '../deps.js';
 import type { RunUseCases } from './api.js';
 import { afterInputChange, assertCanChangeInputs } from './lifecycle.js';
-import { updateRun } from './update-run.js';
+import { closeWithRunUpdate } from './update-run.js';
 import {
   loadRun,
+  loadRunForUpdate,
   toApproval,
   toCheck,
   toEvidence,
@@ -40,13 +41,21 @@ type InputUseCases = Pick<
 >;
 
 /** Evidence or the submission changed: back to draft, checks and verdict cleared (docs/design.md#run-lifecycle). */
-async function inputsChanged(tx: Repositories, run: RunRecord, now: string): Promise<void> {
+/**
+ * Ends a transaction that changed a run's inputs (`sent`, already sent and not awaited): the run,
+ * read with `loadRunForUpdate`, goes back to its state before audit, its verdict and (past a draft)
+ * its checks cleared. The run's update is the transaction's last statement, with its COMMIT.
+ */
+async function inputsChanged(
+  tx: WriteTransaction,
+  run: RunRecord,
+  now: string,
+  sent: Promise<unknown>,
+): Promise<void> {
   const state = afterInputChange(run.state);
-  // Sent together: one round trip on PostgreSQL.
-  await Promise.all([
-    run.state !== 'draft' ? tx.checks.replace(run.org_id, run.id, []) : undefined,
-    updateRun(tx, run, { state, verdict: null, updated_at: now }),
-  ]);
+  const cleared = run.state !== 'draft' ? tx.checks.replace(run.org_id, run.id, []) : undefined;
+  closeWithRunUpdate(tx, run, { state, verdict: null, updated_at: now });
+  await Promise.all([sent, cleared]);
 }
 
 const utf8Length = (text: string) => new TextEncoder().encode(text).length;
@@ -55,15 +64,15 @@ export function runInputUseCases(deps: Deps): InputUseCases {
   const { storage, clock, random, blobs, config } = deps;
 
   async function insertEvidence(
-    tx: Repositories,
+    tx: WriteTransaction,
     actor: Actor,
     runId: string,
     record: (run: RunRecord, now: string) => EvidenceRecord,
   ) {
-    const run = await loadRun(tx, actor.orgId, runId);
+    const run = await loadRunForUpdate(tx, actor.orgId, runId);
     const now = nowIso(clock);
     const evidence = record(run, now);
-    await Promise.all([tx.evidence.insert(evidence), inputsChanged(tx, run, now)]);
+    await inputsChanged(tx, run, now, tx.evidence.insert(evidence));
     return toEvidence(evidence);
   }
 
@@ -236,7 +245,7 @@ export function runInputUseCases(deps: Deps): InputUseCases {
         });
       }
       return storage.write(async (tx) => {
-        const run = await loadRun(tx, actor.orgId, runId);
+        const run = await loadRunForUpdate(tx, actor.orgId, runId);
         const now = nowIso(clock);
         const record = {
           run_id: run.id,
@@ -245,7 +254,7 @@ export function runInputUseCases(deps: Deps): InputUseCases {
           sha256: sha256Hex(text),
           submitted_at: now,
         };
-        await Promise.all([tx.submissions.put(record), inputsChanged(tx, run, now)]);
+        await inputsChanged(tx, run, now, tx.submissions.put(record));
         return toSubmission(record);
       });
     },

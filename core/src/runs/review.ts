@@ -15,8 +15,8 @@ import {
   assertCanFinalize,
   assertCanGrade,
 } from './lifecycle.js';
-import { updateRun } from './update-run.js';
-import { loadRun, toApproval, toCheck } from './views.js';
+import { closeWithRunUpdate, updateRun } from './update-run.js';
+import { loadRun, loadRunForUpdate, toApproval, toCheck } from './views.js';
 
 type ReviewUseCases = Pick<
   RunUseCases,
@@ -31,7 +31,7 @@ export function runReviewUseCases(deps: Deps): ReviewUseCases {
       return storage.write(async (tx) => {
         // The run, its submission and its evidence are read together (one round trip on PostgreSQL).
         const [run, submission, evidence] = await Promise.all([
-          loadRun(tx, actor.orgId, runId),
+          loadRunForUpdate(tx, actor.orgId, runId),
           tx.submissions.get(actor.orgId, runId),
           tx.evidence.listByRun(actor.orgId, runId),
         ]);
@@ -49,10 +49,9 @@ export function runReviewUseCases(deps: Deps): ReviewUseCases {
         const open = checks.filter((c) => c.status === 'open').length;
         const state = afterAudit(run.state, open);
         const verdict = state === 'finalized' ? computeVerdict(checks, sheet) : null;
-        await Promise.all([
-          tx.checks.replace(actor.orgId, run.id, checks),
-          updateRun(tx, run, { state, verdict, updated_at: nowIso(clock) }),
-        ]);
+        const replaced = tx.checks.replace(actor.orgId, run.id, checks);
+        closeWithRunUpdate(tx, run, { state, verdict, updated_at: nowIso(clock) });
+        await replaced;
         return {
           checks: checks.map(toCheck),
           ...(verdict ? { verdict } : {}),
@@ -120,7 +119,7 @@ export function runReviewUseCases(deps: Deps): ReviewUseCases {
       // An approval names a person; an API key acts for automation.
       if (actor.kind !== 'user') throw forbidden('an API key cannot decide a run; a person must');
       return storage.write(async (tx) => {
-        const run = await loadRun(tx, actor.orgId, runId);
+        const run = await loadRunForUpdate(tx, actor.orgId, runId);
         const state = assertCanApprove(run.state, input.decision, actor.role);
         const now = nowIso(clock);
         const approval = {
@@ -129,7 +128,7 @@ export function runReviewUseCases(deps: Deps): ReviewUseCases {
           decided_by: actor.userId,
           decided_at: now,
         };
-        await updateRun(tx, run, { state, approval, updated_at: now });
+        closeWithRunUpdate(tx, run, { state, approval, updated_at: now });
         return toApproval(approval);
       });
     },

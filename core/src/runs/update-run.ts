@@ -1,5 +1,5 @@
 import { conflict } from '../errors.js';
-import type { Repositories, RunChanges, RunRecord } from '../ports/storage.js';
+import type { Repositories, RunChanges, RunRecord, WriteTransaction } from '../ports/storage.js';
 
 /** Applies changes to a run that must still be in the state it was read in. */
 export async function updateRun(
@@ -10,4 +10,19 @@ export async function updateRun(
   if (!(await tx.runs.update(run.org_id, run.id, run.state, changes))) {
     throw conflict('the run changed meanwhile; try again');
   }
+}
+
+/**
+ * Sends the guarded update of a run read with `loadRunForUpdate` and hands it over as the
+ * transaction's last statement (`closeWith`: on PostgreSQL it travels with the COMMIT, one round
+ * trip for both). The row has been held since it was read, so the guard matches and there is no
+ * answer to wait for; a statement that fails still fails the transaction. `fn` may await other
+ * statements it has already sent, but sends nothing after this.
+ */
+export function closeWithRunUpdate(
+  tx: WriteTransaction,
+  run: RunRecord,
+  changes: RunChanges,
+): void {
+  tx.closeWith(tx.runs.update(run.org_id, run.id, run.state, changes));
 }

@@ -7,6 +7,7 @@ import type {
   Repositories,
   RunRecord,
   SubmissionRecord,
+  WriteTransaction,
 } from '../ports/storage.js';
 import { pdfUrl, shareUrl } from '../receipts/share.js';
 import type { Approval } from '../schemas/approval.js';
@@ -94,6 +95,20 @@ export function toReceipt(r: ReceiptRecord, publicBaseUrl: string): Receipt {
 /** The run in the actor's org, or 404 (another org's run id is indistinguishable from an unknown one). */
 export async function loadRun(tx: Repositories, orgId: string, runId: string): Promise<RunRecord> {
   const run = await tx.runs.get(orgId, runId);
+  if (!run) throw notFound('run');
+  return run;
+}
+
+/**
+ * `loadRun` in a write transaction, the run's row held until it ends: a guarded update from the
+ * state read here cannot miss, so it can be handed over as the last statement (`closeWithRunUpdate`).
+ */
+export async function loadRunForUpdate(
+  tx: WriteTransaction,
+  orgId: string,
+  runId: string,
+): Promise<RunRecord> {
+  const run = await tx.runs.getForUpdate(orgId, runId);
   if (!run) throw notFound('run');
   return run;
 }
