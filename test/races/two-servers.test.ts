@@ -17,7 +17,7 @@ import { apiClient, type Api } from '../helpers/openapi.js';
 import { freshSchemaUrl, postgresSkipped } from '../helpers/postgres.js';
 import { spawnServer, type ServerProcess } from '../helpers/processes.js';
 import { newJob, newMember, newWorker, REGISTRATION_KEY, type Leased } from '../helpers/router.js';
-import { approvedRun, newProject } from '../helpers/runs.js';
+import { approvedRun, finalizedRun, newProject } from '../helpers/runs.js';
 
 const SECRET = 'whsec_0123456789abcdef0123456789abcdef';
 
@@ -55,12 +55,21 @@ describe.skipIf(postgresSkipped)('two server processes on one PostgreSQL databas
   const both = <T>(apis: Api[], n: number, call: (api: Api, i: number) => Promise<T>) =>
     Promise.all(Array.from({ length: n }, (_, i) => call(apis[i % apis.length]!, i)));
 
-  it('mints one receipt per run: one 201, the same receipt with 200 for every other caller', async () => {
-    const owner = await signIn(main[0]!, 'minter@example.com');
+  /** A new owner (signed in on the first server) with four runs in one project, made by `make`. */
+  async function ownerWithFourRuns(
+    email: string,
+    make: (api: Api, token: string, project: string) => Promise<string>,
+  ) {
+    const owner = await signIn(main[0]!, email);
     const project = await newProject(main[0]!, owner.token);
     const runs = await Promise.all(
-      Array.from({ length: 4 }, () => approvedRun(main[0]!, owner.token, project)),
+      Array.from({ length: 4 }, () => make(main[0]!, owner.token, project)),
     );
+    return { owner, runs };
+  }
+
+  it('mints one receipt per run: one 201, the same receipt with 200 for every other caller', async () => {
+    const { owner, runs } = await ownerWithFourRuns('minter@example.com', approvedRun);
     const answers = await both(main, 80, (api, i) =>
       api<{ receipt_id: string; org_seq: number }>('POST', `/runs/${runs[i % 4]}/receipt`, {
         token: owner.token,
@@ -82,6 +91,28 @@ describe.skipIf(postgresSkipped)('two server processes on one PostgreSQL databas
     );
     expect(verified.status).toBe(200);
     expect(verified.body).toMatchObject({ ok: true, receipts_checked: 4 });
+  });
+
+  it('decides a run once: of concurrent approvals and rejections over both servers one gets 200, every other 409, and the run keeps that decision', async () => {
+    const { owner, runs } = await ownerWithFourRuns('decider@example.com', finalizedRun);
+    const answers = await both(main, 80, (api, i) =>
+      api<{ decision: string; note: string }>('POST', `/runs/${runs[i % 4]}/approve`, {
+        token: owner.token,
+        body: { decision: i % 8 < 4 ? 'approved' : 'rejected', note: `caller ${i}` },
+      }),
+    );
+    for (const [r, runId] of runs.entries()) {
+      const mine = answers.filter((_, i) => i % 4 === r);
+      expect(mine.map((a) => a.status).sort()).toEqual([200, ...Array(19).fill(409)]);
+      const winner = mine.find((a) => a.status === 200)!.body;
+      const run = await main[1]!<{ run: { state: string }; approval: unknown }>(
+        'GET',
+        `/runs/${runId}`,
+        { token: owner.token },
+      );
+      expect(run.body.run.state).toBe(winner.decision);
+      expect(run.body.approval).toMatchObject({ decision: winner.decision, note: winner.note });
+    }
   });
 
   it('grows one Merkle tree from both instances: every checkpoint and proof either serves verifies, and they agree', async () => {
