@@ -40,11 +40,11 @@ type InputUseCases = Pick<
   | 'getSubmission'
 >;
 
-/** Evidence or the submission changed: back to draft, checks and verdict cleared (docs/design.md#run-lifecycle). */
 /**
- * Ends a transaction that changed a run's inputs (`sent`, already sent and not awaited): the run,
- * read with `loadRunForUpdate`, goes back to its state before audit, its verdict and (past a draft)
- * its checks cleared. The run's update is the transaction's last statement, with its COMMIT.
+ * Ends a transaction that changed a run's inputs (evidence or the submission, `sent` and not
+ * awaited): the run, read with `loadRunForUpdate`, goes back to draft, its verdict and (past a
+ * draft) its checks cleared (docs/design.md#run-lifecycle). The run's update is the transaction's
+ * last statement, with its COMMIT.
  */
 async function inputsChanged(
   tx: WriteTransaction,
