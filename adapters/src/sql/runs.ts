@@ -66,6 +66,14 @@ function setClauses(changes: RunChanges): { set: string[]; params: SqlParam[] } 
 }
 
 export function runsRepository(sql: Sql): RunsRepository {
+  /** One run of the org, the SELECT ending with `lock` (the dialect's row lock) when given. */
+  const byId = async (orgId: string, id: string, lock: string | null) => {
+    const row = await sql.get<Row>(
+      `SELECT * FROM runs WHERE org_id = ? AND id = ?${lock === null ? '' : ` ${lock}`}`,
+      [orgId, id],
+    );
+    return row ? fromRow(row) : null;
+  };
   return {
     async insert(r) {
       await sql.run(
@@ -95,18 +103,8 @@ export function runsRepository(sql: Sql): RunsRepository {
         ],
       );
     },
-    async get(orgId, id) {
-      const row = await sql.get<Row>('SELECT * FROM runs WHERE org_id = ? AND id = ?', [orgId, id]);
-      return row ? fromRow(row) : null;
-    },
-    async getForUpdate(orgId, id) {
-      const { forUpdate } = sql.dialect;
-      const row = await sql.get<Row>(
-        `SELECT * FROM runs WHERE org_id = ? AND id = ?${forUpdate === null ? '' : ` ${forUpdate}`}`,
-        [orgId, id],
-      );
-      return row ? fromRow(row) : null;
-    },
+    get: (orgId, id) => byId(orgId, id, null),
+    getForUpdate: (orgId, id) => byId(orgId, id, sql.dialect.forUpdate),
     async getMany(orgId, ids) {
       // By primary key only, the org compared here: with `org_id = ? AND id IN (…)` and more than a
       // few ids, SQLite (no statistics) prices `org_id = ?` as a handful of rows and walks the

@@ -92,11 +92,15 @@ export function toReceipt(r: ReceiptRecord, publicBaseUrl: string): Receipt {
   };
 }
 
-/** The run in the actor's org, or 404 (another org's run id is indistinguishable from an unknown one). */
-export async function loadRun(tx: Repositories, orgId: string, runId: string): Promise<RunRecord> {
-  const run = await tx.runs.get(orgId, runId);
+/** The run, or 404 (another org's run id is indistinguishable from an unknown one). */
+function found(run: RunRecord | null): RunRecord {
   if (!run) throw notFound('run');
   return run;
+}
+
+/** The run in the actor's org, or 404. */
+export async function loadRun(tx: Repositories, orgId: string, runId: string): Promise<RunRecord> {
+  return found(await tx.runs.get(orgId, runId));
 }
 
 /**
@@ -108,7 +112,5 @@ export async function loadRunForUpdate(
   orgId: string,
   runId: string,
 ): Promise<RunRecord> {
-  const run = await tx.runs.getForUpdate(orgId, runId);
-  if (!run) throw notFound('run');
-  return run;
+  return found(await tx.runs.getForUpdate(orgId, runId));
 }
