@@ -305,6 +305,81 @@ export function describeRouterStorageContract(name: string, open: () => Promise<
       );
     });
 
+    it('hands a fenced job update over with closeWith: a miss rolls back everything with the caller’s own error, a match commits (property)', async () => {
+      await storage.write((tx) => tx.jobs.insert(job('job_f')));
+      class Stale extends Error {}
+      let round = 0;
+      await fc.assert(
+        fc.asyncProperty(
+          fc.boolean(), // the guard holds the job's current epoch, or a stale one
+          fc.nat({ max: 3 }), // outbox rows the transaction writes (awaited) before the update
+          fc.nat({ max: 3 }), // outbox rows handed over after it
+          async (matches, before, after) => {
+            round += 1;
+            const r = (i: number) => ({
+              receipt_id: `rf_${round}_${i}`,
+              type: 'membership' as const,
+              created_at: T0,
+              subject: { member_id: 'mbr_1' },
+            });
+            const { lease_epoch: epoch } = (await storage.read((tx) => tx.jobs.byId('job_f')))!;
+            const outcome = await storage
+              .write(async (tx) => {
+                for (let i = 0; i < before; i += 1) await tx.routerOutbox.insert(r(i));
+                const change: JobChange = {
+                  status: 'queued',
+                  attempt: 1,
+                  lease_epoch: epoch + 1,
+                  lease_token_hash: null,
+                  lease_expires_at: null,
+                  worker_id: null,
+                  updated_at: T1,
+                };
+                tx.closeWith(
+                  tx.jobs
+                    .applyFencedLast(
+                      'job_f',
+                      fenceFor('start'),
+                      { lease_epoch: matches ? epoch : epoch + 7 },
+                      change,
+                    )
+                    .then((matched) => {
+                      if (!matched) throw new Stale('the job changed meanwhile');
+                    }),
+                );
+                for (let i = before; i < before + after; i += 1) {
+                  tx.closeWith(tx.routerOutbox.insert(r(i)));
+                }
+                return 'done';
+              })
+              .then(
+                (value) => ({ value }),
+                (error: unknown) => ({ error }),
+              );
+            const [now, rows] = await storage.read(
+              async (tx) =>
+                [
+                  await tx.jobs.byId('job_f'),
+                  (await tx.routerOutbox.list(10_000)).filter((x) =>
+                    x.receipt_id.startsWith(`rf_${round}_`),
+                  ),
+                ] as const,
+            );
+            if (matches) {
+              expect(outcome).toEqual({ value: 'done' });
+              expect(now?.lease_epoch).toBe(epoch + 1);
+              expect(rows).toHaveLength(before + after);
+            } else {
+              expect(outcome).toEqual({ error: expect.any(Stale) });
+              expect(now?.lease_epoch).toBe(epoch);
+              expect(rows).toEqual([]);
+            }
+          },
+        ),
+        { numRuns: 30 },
+      );
+    });
+
     it('finds a worker by its token hash and rolls back a failed transaction', async () => {
       expect((await storage.write((tx) => tx.workers.byTokenHash('f'.repeat(64))))?.worker_id).toBe(
         'wkr_1',

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { postgresCallerClockDialect, postgresDialect, type Dialect } from '../sql/dialect.js';
 import { scoped, type ScopedSql, type Sql, type SqlParam } from '../sql/sql.js';
-import type { CloseWith } from '../sql/write-transaction.js';
+import { handedOver, type CloseWith } from '../sql/write-transaction.js';
 import { beginGate, type Gate } from './begin-gate.js';
 import { StatementNames } from './statement-names.js';
 
@@ -180,23 +180,24 @@ export class Connection {
     try {
       const begin = client.query((commitOwed.delete(client) ? 'COMMIT; ' : '') + BEGIN[mode]);
       handle = scoped(wrap(client, this.dialect, this.names, beginGate(begin)));
-      let closing = false;
-      const running = fn(handle.sql, (statement) => {
-        statement.catch(() => undefined);
-        closing = true;
-      });
+      const handed = handedOver();
+      const running = fn(handle.sql, handed.closeWith);
       uncork();
       const result = await running;
       // Refuses new statements now; resolves once those already sent have answered.
       const ended = handle.end();
-      if (!closing) await ended;
+      if (handed.count() === 0) await ended;
       // The gate sends what it held as BEGIN answers, before this line runs.
       await begin;
+      // A failed statement fails the transaction: with a handed-over statement's own rejection
+      // where one has one (it may be a domain error, as a missed guarded update's 409), else its error.
+      const failed = async (failure: { error: unknown }) =>
+        ((await handed.rejection()) ?? failure).error;
       if (mode === 'write') {
         const early = handle.failure();
         if (early !== null) {
           await ended;
-          throw early.error;
+          throw await failed(early);
         }
         // A transaction a failed statement aborted answers COMMIT with ROLLBACK, not an error.
         const commit = client.query('COMMIT');
@@ -205,7 +206,7 @@ export class Connection {
         await ended;
         const committed = await commit;
         const failure = handle.failure();
-        if (failure !== null) throw failure.error;
+        if (failure !== null) throw await failed(failure);
         if (committed.command !== 'COMMIT') {
           throw new Error(`the transaction was rolled back (${committed.command})`);
         }

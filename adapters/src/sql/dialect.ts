@@ -44,6 +44,17 @@ export interface Dialect {
    */
   readonly forUpdate: string | null;
   /**
+   * For a guarded UPDATE that is its transaction's last statement (`WriteTransaction.closeWith`):
+   * `wrap` makes the statement fail when it changes no row, so on an engine that runs what follows
+   * before the caller has seen its answer (PostgreSQL's pipeline) the miss aborts the transaction
+   * and its COMMIT answers ROLLBACK; `missed` tells that failure from any other. null where a
+   * statement has answered before the next is sent (SQLite): the caller sees the miss in time.
+   */
+  readonly failUnchanged: {
+    readonly wrap: (update: string) => string;
+    readonly missed: (error: unknown) => boolean;
+  } | null;
+  /**
    * Refreshes the planner's statistics of a table after a bulk write, or null where plans do not
    * depend on them. PostgreSQL plans by row estimates: a table grown by many rows since its last
    * ANALYZE (autovacuum gets to it within about a minute) is priced as if it were still small.
@@ -65,12 +76,16 @@ export const sqliteDialect: Dialect = {
   now: null,
   skipLocked: null,
   forUpdate: null,
+  failUnchanged: null,
   // No statistics are ever gathered here: the planner picks by the indexes (see the plan tests).
   analyze: null,
 };
 
 /** Any constant key: only migrators take it. */
 const MIGRATION_LOCK = 7_364_021;
+
+/** SQLSTATE of division by zero: the only division in a wrapped update is by its count of changed rows. */
+const DIVISION_BY_ZERO = '22012';
 
 /** Several instances may share one PostgreSQL database: the server's clock decides expiry. */
 export const postgresDialect: Dialect = {
@@ -88,6 +103,15 @@ export const postgresDialect: Dialect = {
   now: `to_char(statement_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
   skipLocked: 'FOR UPDATE SKIP LOCKED',
   forUpdate: 'FOR UPDATE',
+  // Plain SQL has no statement that raises: one divided by the count of changed rows does, at zero.
+  failUnchanged: {
+    wrap: (update) =>
+      `WITH changed AS (${update} RETURNING 1) SELECT 1 / count(*)::int AS one FROM changed`,
+    missed: (error) =>
+      typeof error === 'object' &&
+      error !== null &&
+      (error as { code?: unknown }).code === DIVISION_BY_ZERO,
+  },
   analyze: (table) => `ANALYZE ${table}`,
 };
 

@@ -1,9 +1,12 @@
 import type {
   JobArtifactRecord,
   JobChange,
+  JobGuard,
   JobRecord,
   JobsRepository,
+  LeaseFence,
 } from '@runledger/core/ports';
+import type { Dialect } from './dialect.js';
 import type { JobStatus } from '@runledger/core/schemas';
 import type { Sql, SqlParam } from './sql.js';
 import { fencedWhere, type FenceColumns } from './fence.js';
@@ -56,6 +59,28 @@ function setClause(change: JobChange): { sql: string; params: SqlParam[] } {
     params.push(change.add_log_lines);
   }
   return { sql: parts.join(', '), params };
+}
+
+/** The one conditional UPDATE of a job change: `change` where the row still meets `fence` and `guard`. */
+function fencedUpdate(
+  dialect: Dialect,
+  jobId: string,
+  fence: LeaseFence,
+  guard: JobGuard,
+  change: JobChange,
+): { sql: string; params: SqlParam[] } {
+  const where = fencedWhere(
+    JOB_FENCE_COLUMNS,
+    jobId,
+    fence,
+    { ...guard, epoch: guard.lease_epoch },
+    dialect,
+  );
+  const set = setClause(change);
+  return {
+    sql: `UPDATE jobs SET ${set.sql} WHERE ${where.sql}`,
+    params: [...set.params, ...where.params],
+  };
 }
 
 export function jobsRepository(sql: Sql): JobsRepository {
@@ -125,22 +150,20 @@ export function jobsRepository(sql: Sql): JobsRepository {
       );
     },
     async applyFenced(jobId, fence, guard, change) {
-      const where = fencedWhere(
-        JOB_FENCE_COLUMNS,
-        jobId,
-        fence,
-        {
-          ...guard,
-          epoch: guard.lease_epoch,
-        },
-        sql.dialect,
-      );
-      const set = setClause(change);
-      const result = await sql.run(`UPDATE jobs SET ${set.sql} WHERE ${where.sql}`, [
-        ...set.params,
-        ...where.params,
-      ]);
-      return result.changes === 1;
+      const update = fencedUpdate(sql.dialect, jobId, fence, guard, change);
+      return (await sql.run(update.sql, update.params)).changes === 1;
+    },
+    async applyFencedLast(jobId, fence, guard, change) {
+      const update = fencedUpdate(sql.dialect, jobId, fence, guard, change);
+      const { failUnchanged } = sql.dialect;
+      if (failUnchanged === null) return (await sql.run(update.sql, update.params)).changes === 1;
+      try {
+        await sql.run(failUnchanged.wrap(update.sql), update.params);
+        return true;
+      } catch (error) {
+        if (failUnchanged.missed(error)) return false;
+        throw error;
+      }
     },
     async appendLogs(jobId, lines, at) {
       const row = await sql.get<{ n: number | null }>(

@@ -1,6 +1,6 @@
 import type { Sql } from '../sql/sql.js';
 import { scoped } from '../sql/sql.js';
-import type { CloseWith } from '../sql/write-transaction.js';
+import { handedOver, type CloseWith } from '../sql/write-transaction.js';
 
 interface Pending {
   fn: (sql: Sql, closeWith: CloseWith) => Promise<unknown>;
@@ -12,15 +12,6 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 /** Told of each committed batch: how many transactions it held and seconds from BEGIN to COMMIT. */
 export type BatchObserver = (transactions: number, seconds: number) => void;
-
-/**
- * `closeWith` on SQLite: a statement runs to completion when sent, so there is nothing to send with
- * the savepoint's RELEASE; its failure is the transaction's through `scoped` like any other. The
- * handler only keeps a rejection that `fn` does not await from going unhandled.
- */
-const settledAlready: CloseWith = (statement) => {
-  statement.catch(() => undefined);
-};
 
 /** Enough to amortize one fsync widely; small enough that one batch never holds the writer long. */
 const MAX_BATCH = 256;
@@ -89,17 +80,24 @@ export class GroupCommit {
   /** Runs one transaction in its savepoint; its own throw is its outcome, a savepoint failure is the batch's. */
   private async savepoint(pending: Pending): Promise<Outcome> {
     const handle = scoped(this.sql);
+    // closeWith: a statement has run to completion when sent, so nothing goes out with RELEASE; a
+    // handed-over statement that rejects (a failure, or a guarded update that missed) fails the
+    // transaction with its own rejection, as on PostgreSQL.
+    const handed = handedOver();
     await this.sql.run('SAVEPOINT tx');
     let outcome: Outcome;
     try {
-      outcome = { ok: true, value: await pending.fn(handle.sql, settledAlready) };
+      outcome = { ok: true, value: await pending.fn(handle.sql, handed.closeWith) };
     } catch (error) {
       outcome = { ok: false, error };
     }
     await handle.end();
     // A statement that failed fails its transaction, caught by fn or not (as on PostgreSQL).
     const failure = handle.failure();
-    if (outcome.ok && failure !== null) outcome = { ok: false, error: failure.error };
+    const refused = outcome.ok ? await handed.rejection() : null;
+    if (outcome.ok && (refused ?? failure) !== null) {
+      outcome = { ok: false, error: (refused ?? failure)!.error };
+    }
     // RELEASE keeps savepoints one deep: nested ones would journal each page once per level.
     if (!outcome.ok) await this.sql.run('ROLLBACK TO tx');
     await this.sql.run('RELEASE tx');

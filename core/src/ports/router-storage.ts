@@ -218,6 +218,17 @@ export interface JobsRepository {
     guard: JobGuard,
     change: JobChange,
   ): Promise<boolean>;
+  /**
+   * `applyFenced` as its transaction's last statement, to be handed to `closeWith` through a promise
+   * that rejects on false: where the fence refuses, the engine also fails the statement if it runs
+   * later statements before answering (PostgreSQL), so nothing sent after it commits either.
+   */
+  applyFencedLast(
+    jobId: string,
+    fence: LeaseFence,
+    guard: JobGuard,
+    change: JobChange,
+  ): Promise<boolean>;
   appendLogs(jobId: string, lines: readonly string[], at: string): Promise<void>;
   insertArtifact(artifact: JobArtifactRecord): Promise<void>;
   artifactsOf(jobId: string): Promise<JobArtifactRecord[]>;

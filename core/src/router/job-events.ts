@@ -2,7 +2,7 @@ import { conflict } from '../errors.js';
 import { fenceFor } from '../leases/fence.js';
 import { transition, type JobEvent, type JobLeaseState } from '../leases/machine.js';
 import type { JobChange, JobGuard, JobRecord } from '../ports/router-storage.js';
-import type { Repositories } from '../ports/storage.js';
+import type { Repositories, WriteTransaction } from '../ports/storage.js';
 import type { RouterReceiptType } from '../schemas/enums.js';
 
 export type JobExtras = Omit<JobChange, keyof JobLeaseState | 'updated_at'>;
@@ -18,18 +18,8 @@ function leaseState(j: JobRecord): JobLeaseState {
   };
 }
 
-/**
- * Applies one lease-machine event to a stored job: the pure machine decides (throwing the 409 that
- * explains why), then ONE conditional UPDATE built from the same fence (core/src/leases) makes the
- * change only if the row still matches what was read: epoch, statuses, token, expiry, worker.
- */
-export async function applyJobEvent(
-  tx: Repositories,
-  job: JobRecord,
-  event: JobEvent,
-  now: string,
-  extras: JobExtras = {},
-): Promise<{ job: JobRecord; receipt: RouterReceiptType | null }> {
+/** What a lease-machine event changes in a stored job, and the fenced UPDATE's guard and change. */
+function fencedChange(job: JobRecord, event: JobEvent, now: string, extras: JobExtras) {
   const { job: next, receipt } = transition(leaseState(job), event);
   const fence = fenceFor(event.type);
   const guard: JobGuard = { lease_epoch: job.lease_epoch };
@@ -46,9 +36,48 @@ export async function applyJobEvent(
     worker_id: next.worker_id,
     updated_at: now,
   };
-  if (!(await tx.jobs.applyFenced(job.job_id, fence, guard, change))) {
-    throw conflict('stale lease: the job changed meanwhile');
-  }
   const { add_log_lines: added = 0, ...columns } = change;
-  return { job: { ...job, ...columns, log_lines: job.log_lines + added }, receipt };
+  const changed: JobRecord = { ...job, ...columns, log_lines: job.log_lines + added };
+  return { fence, guard, change, changed, receipt };
+}
+
+const stale = () => conflict('stale lease: the job changed meanwhile');
+
+/**
+ * Applies one lease-machine event to a stored job: the pure machine decides (throwing the 409 that
+ * explains why), then ONE conditional UPDATE built from the same fence (core/src/leases) makes the
+ * change only if the row still matches what was read: epoch, statuses, token, expiry, worker.
+ */
+export async function applyJobEvent(
+  tx: Repositories,
+  job: JobRecord,
+  event: JobEvent,
+  now: string,
+  extras: JobExtras = {},
+): Promise<{ job: JobRecord; receipt: RouterReceiptType | null }> {
+  const { fence, guard, change, changed, receipt } = fencedChange(job, event, now, extras);
+  if (!(await tx.jobs.applyFenced(job.job_id, fence, guard, change))) throw stale();
+  return { job: changed, receipt };
+}
+
+/**
+ * `applyJobEvent` with the fenced UPDATE as the transaction's last statement (`closeWith`): it goes
+ * out with the COMMIT (one round trip on PostgreSQL), and where the row no longer matches, the
+ * transaction rolls back and `write` rejects with the same 409. What it returns is the job as the
+ * change leaves it; the caller sends nothing after this but other handed-over statements.
+ */
+export function applyJobEventLast(
+  tx: WriteTransaction,
+  job: JobRecord,
+  event: JobEvent,
+  now: string,
+  extras: JobExtras = {},
+): { job: JobRecord; receipt: RouterReceiptType | null } {
+  const { fence, guard, change, changed, receipt } = fencedChange(job, event, now, extras);
+  tx.closeWith(
+    tx.jobs.applyFencedLast(job.job_id, fence, guard, change).then((matched) => {
+      if (!matched) throw stale();
+    }),
+  );
+  return { job: changed, receipt };
 }

@@ -1,6 +1,6 @@
-import { RunledgerError, conflict, notFound, unauthenticated } from '../errors.js';
+import { conflict, notFound, unauthenticated } from '../errors.js';
 import type { JobEvent } from '../leases/machine.js';
-import type { JobArtifactRecord, JobRecord, WorkerRecord } from '../ports/router-storage.js';
+import type { JobRecord, WorkerRecord } from '../ports/router-storage.js';
 import type { RouterReceiptInput } from '../ports/receipt-sink.js';
 import { lockKeys } from '../ports/lock-keys.js';
 import type { WriteTransaction } from '../ports/storage.js';
@@ -9,7 +9,7 @@ import type { RouterJob } from '../schemas/router.js';
 import type { RouterUseCases, WorkerActor } from './api.js';
 import type { RouterContext } from './context.js';
 import { LEASE_TOKEN_PREFIX, WORKER_TOKEN_PREFIX, routerId } from './ids.js';
-import { applyJobEvent, type JobExtras } from './job-events.js';
+import { applyJobEvent, applyJobEventLast, type JobExtras } from './job-events.js';
 import { jobOrThrow } from './jobs.js';
 import { actualCost } from './pricing.js';
 import { sharedLookups } from '../shared-lookups.js';
@@ -29,8 +29,6 @@ type WorkerUseCases = Pick<
   | 'failWorkerJob'
 >;
 
-/** Queued candidates tried per lease call: the conditional UPDATE may lose one to another connection. */
-const LEASE_CANDIDATES = 5;
 const MAX_TOKEN_LENGTH = 256;
 
 type HeldEvent = 'accept' | 'status' | 'log' | 'artifact' | 'complete' | 'fail';
@@ -47,17 +45,69 @@ export function workerUseCases(ctx: RouterContext): WorkerUseCases {
   const max = config.jobMaxAttempts;
   const ttl = config.leaseTtlSeconds;
 
+  /** The job a worker call on a held lease names, and the lease machine's event for it. */
+  async function heldEvent(
+    tx: WriteTransaction,
+    worker: WorkerActor,
+    jobId: string,
+    leaseToken: string,
+    type: HeldEvent,
+    now: Date,
+  ): Promise<{ job: JobRecord; event: JobEvent }> {
+    const job = await jobOrThrow(tx, jobId);
+    if (typeof leaseToken !== 'string' || leaseToken.length > MAX_TOKEN_LENGTH) {
+      throw conflict('stale lease: the token does not hold this job');
+    }
+    const event: JobEvent = {
+      type,
+      token_hash: hashSecret(leaseToken),
+      worker_id: worker.worker_id,
+      now,
+    };
+    return { job, event };
+  }
+
   /**
    * One worker call on a held lease: read the job, let the lease machine check token, status and
-   * expiry, and change it in one fenced UPDATE; `also` adds rows and receipts in the same transaction.
+   * expiry, and change it in one fenced UPDATE, with its receipt if `receipt` gives one. The
+   * worker's last-seen, the job's artifacts for the answer, the fenced change, the receipt's outbox
+   * row and COMMIT go out together (one round trip on PostgreSQL); where the row no longer matches
+   * what was read, all of it rolls back and the call answers 409.
    */
-  function held(
+  async function held(
     worker: WorkerActor,
     jobId: string,
     leaseToken: string,
     type: HeldEvent,
     extras: (job: JobRecord, now: Date) => JobExtras,
-    also?: (
+    receipt?: (job: JobRecord, at: string) => RouterReceiptInput,
+  ): Promise<RouterJob> {
+    const now = clock.now();
+    const at = now.toISOString();
+    const { job, artifacts } = await outbox.commit(async (tx, receipts) => {
+      const read = await heldEvent(tx, worker, jobId, leaseToken, type, now);
+      // Sent with the rest and read once the transaction has committed: awaited here, it would hold
+      // the COMMIT back by a round trip.
+      const artifacts = tx.jobs.artifactsOf(jobId);
+      tx.closeWith(tx.workers.touch(worker.worker_id, at));
+      const next = applyJobEventLast(tx, read.job, read.event, at, extras(read.job, now));
+      if (receipt) receipts.push(receipt(next.job, at));
+      return { job: next.job, artifacts };
+    });
+    return toJob(job, await artifacts, max);
+  }
+
+  /**
+   * A worker call on a held lease that writes more once the fenced change has matched (`also`: log
+   * lines, artifacts and their receipts), in the same transaction.
+   */
+  function heldThen(
+    worker: WorkerActor,
+    jobId: string,
+    leaseToken: string,
+    type: HeldEvent,
+    extras: (job: JobRecord, now: Date) => JobExtras,
+    also: (
       tx: WriteTransaction,
       job: JobRecord,
       at: string,
@@ -67,25 +117,14 @@ export function workerUseCases(ctx: RouterContext): WorkerUseCases {
     const now = clock.now();
     const at = now.toISOString();
     return outbox.commit(async (tx, receipts) => {
-      const job = await jobOrThrow(tx, jobId);
-      if (typeof leaseToken !== 'string' || leaseToken.length > MAX_TOKEN_LENGTH) {
-        throw conflict('stale lease: the token does not hold this job');
-      }
-      const event: JobEvent = {
-        type,
-        token_hash: hashSecret(leaseToken),
-        worker_id: worker.worker_id,
-        now,
-      };
-      // The fenced change, the worker's last-seen and the job's artifacts for the answer go out
-      // together (one round trip), unless this call adds artifacts: then they are read after.
-      const [next, , artifacts] = await Promise.all([
+      const { job, event } = await heldEvent(tx, worker, jobId, leaseToken, type, now);
+      // The fenced change and the worker's last-seen: one round trip.
+      const [next] = await Promise.all([
         applyJobEvent(tx, job, event, at, extras(job, now)),
         tx.workers.touch(worker.worker_id, at),
-        type === 'artifact' ? null : tx.jobs.artifactsOf(jobId),
       ]);
-      if (also) await also(tx, next.job, at, receipts);
-      return toJob(next.job, artifacts ?? (await tx.jobs.artifactsOf(jobId)), max);
+      await also(tx, next.job, at, receipts);
+      return toJob(next.job, await tx.jobs.artifactsOf(jobId), max);
     });
   }
 
@@ -167,41 +206,34 @@ export function workerUseCases(ctx: RouterContext): WorkerUseCases {
       const now = clock.now();
       const at = now.toISOString();
       const token = `${LEASE_TOKEN_PREFIX}${newSecret(random)}`;
-      return outbox.commit(async (tx, receipts) => {
-        const [, candidates] = await Promise.all([
+      const picked = await outbox.commit(async (tx, receipts) => {
+        const [, [candidate]] = await Promise.all([
           tx.workers.touch(worker.worker_id, at),
-          tx.jobs.oldestQueued(worker.node_class, LEASE_CANDIDATES),
+          tx.jobs.oldestQueued(worker.node_class, 1),
         ]);
-        for (const candidate of candidates) {
-          const event: JobEvent = {
-            type: 'lease',
-            worker_id: worker.worker_id,
-            token_hash: hashSecret(token),
-            now,
-            ttl_seconds: ttl,
-          };
-          let leased: JobRecord;
-          let artifacts: JobArtifactRecord[];
-          try {
-            // The fenced lease and the job's artifacts for the answer: one round trip.
-            [{ job: leased }, artifacts] = await Promise.all([
-              applyJobEvent(tx, candidate, event, at),
-              tx.jobs.artifactsOf(candidate.job_id),
-            ]);
-          } catch (error) {
-            // Taken meanwhile by another connection: try the next oldest.
-            if (error instanceof RunledgerError && error.code === 'conflict') continue;
-            throw error;
-          }
-          receipts.push(ctx.receipt('job_leased', at, subject(leased)));
-          return {
-            job: toJob(leased, artifacts, max),
-            lease_token: token,
-            lease_expires_at: leased.lease_expires_at!,
-          };
-        }
-        return null;
+        if (candidate === undefined) return null;
+        const event: JobEvent = {
+          type: 'lease',
+          worker_id: worker.worker_id,
+          token_hash: hashSecret(token),
+          now,
+          ttl_seconds: ttl,
+        };
+        // The job is this transaction's until it ends (PostgreSQL locks the row it picks; SQLite
+        // has one writer), so the fenced lease cannot miss: it goes out with the COMMIT, and the
+        // job's artifacts for the answer beside it (read once the transaction has committed).
+        const artifacts = tx.jobs.artifactsOf(candidate.job_id);
+        const { job: leased } = applyJobEventLast(tx, candidate, event, at);
+        receipts.push(ctx.receipt('job_leased', at, subject(leased)));
+        return { leased, artifacts };
       });
+      if (picked === null) return null;
+      const { leased, artifacts } = picked;
+      return {
+        job: toJob(leased, await artifacts, max),
+        lease_token: token,
+        lease_expires_at: leased.lease_expires_at!,
+      };
     },
 
     acceptJob(worker, jobId, input) {
@@ -211,9 +243,7 @@ export function workerUseCases(ctx: RouterContext): WorkerUseCases {
         input.lease_token,
         'accept',
         (_job, now) => ({ accepted_at: now.toISOString() }),
-        async (_tx, job, at, receipts) => {
-          receipts.push(ctx.receipt('worker_job_accepted', at, subject(job)));
-        },
+        (job, at) => ctx.receipt('worker_job_accepted', at, subject(job)),
       );
     },
 
@@ -225,7 +255,7 @@ export function workerUseCases(ctx: RouterContext): WorkerUseCases {
     },
 
     appendLogs(worker, jobId, input) {
-      return held(
+      return heldThen(
         worker,
         jobId,
         input.lease_token,
@@ -239,7 +269,7 @@ export function workerUseCases(ctx: RouterContext): WorkerUseCases {
     },
 
     reportArtifacts(worker, jobId, input) {
-      return held(
+      return heldThen(
         worker,
         jobId,
         input.lease_token,
@@ -289,16 +319,13 @@ export function workerUseCases(ctx: RouterContext): WorkerUseCases {
             finished_at: now.toISOString(),
           };
         },
-        async (_tx, job, at, receipts) => {
-          receipts.push(
-            ctx.receipt(
-              'worker_job_completed',
-              at,
-              { job_id: job.job_id, worker_id: job.worker_id, billed_seconds: billed.seconds },
-              billed.amount,
-            ),
-          );
-        },
+        (job, at) =>
+          ctx.receipt(
+            'worker_job_completed',
+            at,
+            { job_id: job.job_id, worker_id: job.worker_id, billed_seconds: billed.seconds },
+            billed.amount,
+          ),
       );
     },
 
@@ -309,9 +336,7 @@ export function workerUseCases(ctx: RouterContext): WorkerUseCases {
         input.lease_token,
         'fail',
         (_job, now) => ({ error: input.error, finished_at: now.toISOString() }),
-        async (_tx, job, at, receipts) => {
-          receipts.push(ctx.receipt('worker_job_failed', at, subject(job)));
-        },
+        (job, at) => ctx.receipt('worker_job_failed', at, subject(job)),
       );
     },
   };
