@@ -238,6 +238,45 @@ describe.skipIf(postgresSkipped)('two server processes on one PostgreSQL databas
     expect(new Set(all)).toEqual(new Set(jobs.map((j) => j.job_id)));
   });
 
+  it('ends a running job once: of a complete and a fail sent at once through both servers one gets 200, the other 409, and the job keeps that end', async () => {
+    const memberId = await newMember(router[0]!, true, 'ends@example.com');
+    const worker = await newWorker(router[0]!, 'gpu_a_96gb', 'ender');
+    const ends: string[] = [];
+    for (let round = 0; round < 12; round += 1) {
+      const { job_id: jobId } = await newJob(router[round % 2]!, memberId);
+      const leased = await router[0]!<Leased>('POST', '/workers/jobs/lease', {
+        token: worker.worker_token,
+        body: {},
+      });
+      expect(leased.status).toBe(200);
+      expect(leased.body.job.job_id).toBe(jobId);
+      const fenced = { lease_token: leased.body.lease_token };
+      const accepted = await router[1]!('POST', `/workers/jobs/${jobId}/accept`, {
+        token: worker.worker_token,
+        body: fenced,
+      });
+      expect(accepted.status).toBe(200);
+      // The two ends race from both servers: both may read the job as running, and then the later
+      // fenced update waits on the row, misses, and rolls its transaction back (docs/storage.md).
+      const [completed, failed] = await Promise.all([
+        router[round % 2]!<{ status: string }>('POST', `/workers/jobs/${jobId}/complete`, {
+          token: worker.worker_token,
+          body: fenced,
+        }),
+        router[(round + 1) % 2]!<{ status: string }>('POST', `/workers/jobs/${jobId}/fail`, {
+          token: worker.worker_token,
+          body: { ...fenced, error: 'raced' },
+        }),
+      ]);
+      expect([completed.status, failed.status].sort()).toEqual([200, 409]);
+      const winner = completed.status === 200 ? 'completed' : 'failed';
+      const job = await router[round % 2]!<{ status: string }>('GET', `/jobs/${jobId}`);
+      expect(job.body.status).toBe(winner);
+      ends.push(winner);
+    }
+    expect(ends).toHaveLength(12);
+  });
+
   it('never leaves an organization without an owner when two owners demote each other at once', async () => {
     for (let round = 0; round < 5; round++) {
       const a = await signIn(main[0]!, `a${round}@example.com`);

@@ -305,8 +305,16 @@ export function describeRouterStorageContract(name: string, open: () => Promise<
       );
     });
 
-    it('hands a fenced job update over with closeWith: a miss rolls back everything with the caller’s own error, a match commits (property)', async () => {
-      await storage.write((tx) => tx.jobs.insert(job('job_f')));
+    it('hands a fenced job update over with closeWith: a miss rolls back everything with the caller’s own error, an earlier failed statement with its own, a match commits (property)', async () => {
+      await storage.write(async (tx) => {
+        await tx.jobs.insert(job('job_f'));
+        await tx.routerOutbox.insert({
+          receipt_id: 'rr_dup',
+          type: 'membership',
+          created_at: T0,
+          subject: { member_id: 'mbr_1' },
+        });
+      });
       class Stale extends Error {}
       let round = 0;
       await fc.assert(
@@ -314,7 +322,8 @@ export function describeRouterStorageContract(name: string, open: () => Promise<
           fc.boolean(), // the guard holds the job's current epoch, or a stale one
           fc.nat({ max: 3 }), // outbox rows the transaction writes (awaited) before the update
           fc.nat({ max: 3 }), // outbox rows handed over after it
-          async (matches, before, after) => {
+          fc.boolean(), // a statement sent before it, not awaited, fails (a duplicate outbox id)
+          async (matches, before, after, earlier) => {
             round += 1;
             const r = (i: number) => ({
               receipt_id: `rf_${round}_${i}`,
@@ -326,6 +335,10 @@ export function describeRouterStorageContract(name: string, open: () => Promise<
             const outcome = await storage
               .write(async (tx) => {
                 for (let i = 0; i < before; i += 1) await tx.routerOutbox.insert(r(i));
+                if (earlier) {
+                  // Not awaited, its rejection caught: its failure still fails the transaction.
+                  tx.routerOutbox.insert({ ...r(0), receipt_id: 'rr_dup' }).catch(() => undefined);
+                }
                 const change: JobChange = {
                   status: 'queued',
                   attempt: 1,
@@ -365,7 +378,13 @@ export function describeRouterStorageContract(name: string, open: () => Promise<
                   ),
                 ] as const,
             );
-            if (matches) {
+            if (earlier) {
+              // The statement that failed first names the failure, not the update behind it.
+              expect(outcome).toHaveProperty('error');
+              expect((outcome as { error: Error }).error.message).toMatch(/unique|duplicate key/i);
+              expect(now?.lease_epoch).toBe(epoch);
+              expect(rows).toEqual([]);
+            } else if (matches) {
               expect(outcome).toEqual({ value: 'done' });
               expect(now?.lease_epoch).toBe(epoch + 1);
               expect(rows).toHaveLength(before + after);

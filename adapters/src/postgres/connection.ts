@@ -189,10 +189,13 @@ export class Connection {
       if (handed.count() === 0) await ended;
       // The gate sends what it held as BEGIN answers, before this line runs.
       await begin;
-      // A failed statement fails the transaction: with a handed-over statement's own rejection
-      // where one has one (it may be a domain error, as a missed guarded update's 409), else its error.
+      // A failed statement fails the transaction with its error (a deadlock or a stale plan is
+      // then retried), unless it is a handed-over guarded update that missed: then with that
+      // statement's own rejection, the caller's error (a 409).
       const failed = async (failure: { error: unknown }) =>
-        ((await handed.rejection()) ?? failure).error;
+        this.dialect.failUnchanged?.missed(failure.error) === true
+          ? ((await handed.rejection()) ?? failure).error
+          : failure.error;
       if (mode === 'write') {
         const early = handle.failure();
         if (early !== null) {

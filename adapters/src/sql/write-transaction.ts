@@ -6,8 +6,8 @@ export type CloseWith = (statement: Promise<unknown>) => void;
 /**
  * The statements one transaction hands over, in the order handed: `rejection` is the first one's own
  * rejection (a repository may turn a driver's error into its own, and the caller into a domain
- * error, on the way), which is what the transaction then rejects with. Its handler keeps a
- * rejection from going unhandled before the transaction looks at it.
+ * error, on the way). The transaction rejects with it where a guarded update's miss is what failed
+ * it (docs/storage.md). Its handler keeps a rejection from going unhandled before then.
  */
 export function handedOver(): {
   closeWith: CloseWith;

@@ -80,9 +80,9 @@ export class GroupCommit {
   /** Runs one transaction in its savepoint; its own throw is its outcome, a savepoint failure is the batch's. */
   private async savepoint(pending: Pending): Promise<Outcome> {
     const handle = scoped(this.sql);
-    // closeWith: a statement has run to completion when sent, so nothing goes out with RELEASE; a
-    // handed-over statement that rejects (a failure, or a guarded update that missed) fails the
-    // transaction with its own rejection, as on PostgreSQL.
+    // closeWith: a statement has run to completion when sent, so nothing goes out with RELEASE. A
+    // failed statement fails the transaction with its error; else a handed-over statement that
+    // rejects (a guarded update that missed) fails it with its own rejection, as on PostgreSQL.
     const handed = handedOver();
     await this.sql.run('SAVEPOINT tx');
     let outcome: Outcome;
@@ -94,9 +94,9 @@ export class GroupCommit {
     await handle.end();
     // A statement that failed fails its transaction, caught by fn or not (as on PostgreSQL).
     const failure = handle.failure();
-    const refused = outcome.ok ? await handed.rejection() : null;
-    if (outcome.ok && (refused ?? failure) !== null) {
-      outcome = { ok: false, error: (refused ?? failure)!.error };
+    const refused = outcome.ok && failure === null ? await handed.rejection() : null;
+    if (outcome.ok && (failure ?? refused) !== null) {
+      outcome = { ok: false, error: (failure ?? refused)!.error };
     }
     // RELEASE keeps savepoints one deep: nested ones would journal each page once per level.
     if (!outcome.ok) await this.sql.run('ROLLBACK TO tx');

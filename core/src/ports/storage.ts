@@ -68,11 +68,11 @@ export interface WriteTransaction extends Repositories {
   /**
    * Hands over a statement that `fn` has sent and does not await, to be the transaction's last: its
    * COMMIT follows without waiting for the statement's answer (PostgreSQL: one round trip for both),
-   * and if the promise rejects the transaction rolls back and `write` rejects with that rejection
-   * (the first one handed over, where several reject), so a caller may hand over a statement mapped
-   * to its own error. On PostgreSQL it can only reject through its statement's failure (COMMIT has
-   * left by then): a guarded update is handed over as `jobs.applyFencedLast`, or after its row was
-   * read for update. Only a repository call that sends its statements at once (an insert, a delete, a
+   * and if the statement fails the transaction rolls back and `write` rejects with its error. A
+   * guarded update is handed over as `jobs.applyFencedLast` (its miss fails the statement where
+   * COMMIT has left before the answer), through a promise that rejects with the caller's own error
+   * on a miss: `write` then rejects with that, unless an earlier statement failed first. Or it is
+   * handed over after its row was read for update, so that it cannot miss. Only a repository call that sends its statements at once (an insert, a delete, a
    * guarded update) may be handed over, and only once `fn` will send nothing more but other
    * handed-over statements (it may still await statements it has sent): once `fn` has returned,
    * the transaction refuses new statements.

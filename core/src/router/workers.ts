@@ -87,8 +87,10 @@ export function workerUseCases(ctx: RouterContext): WorkerUseCases {
     const { job, artifacts } = await outbox.commit(async (tx, receipts) => {
       const read = await heldEvent(tx, worker, jobId, leaseToken, type, now);
       // Sent with the rest and read once the transaction has committed: awaited here, it would hold
-      // the COMMIT back by a round trip.
+      // the COMMIT back by a round trip. Its failure fails the transaction; the handler only keeps
+      // it from going unheard when the transaction fails first.
       const artifacts = tx.jobs.artifactsOf(jobId);
+      artifacts.catch(() => undefined);
       tx.closeWith(tx.workers.touch(worker.worker_id, at));
       const next = applyJobEventLast(tx, read.job, read.event, at, extras(read.job, now));
       if (receipt) receipts.push(receipt(next.job, at));
@@ -118,13 +120,15 @@ export function workerUseCases(ctx: RouterContext): WorkerUseCases {
     const at = now.toISOString();
     return outbox.commit(async (tx, receipts) => {
       const { job, event } = await heldEvent(tx, worker, jobId, leaseToken, type, now);
-      // The fenced change and the worker's last-seen: one round trip.
-      const [next] = await Promise.all([
+      // The fenced change, the worker's last-seen and the job's artifacts for the answer: one round
+      // trip, unless this call adds artifacts: then they are read after.
+      const [next, , artifacts] = await Promise.all([
         applyJobEvent(tx, job, event, at, extras(job, now)),
         tx.workers.touch(worker.worker_id, at),
+        type === 'artifact' ? null : tx.jobs.artifactsOf(jobId),
       ]);
       await also(tx, next.job, at, receipts);
-      return toJob(next.job, await tx.jobs.artifactsOf(jobId), max);
+      return toJob(next.job, artifacts ?? (await tx.jobs.artifactsOf(jobId)), max);
     });
   }
 
@@ -207,11 +211,13 @@ export function workerUseCases(ctx: RouterContext): WorkerUseCases {
       const at = now.toISOString();
       const token = `${LEASE_TOKEN_PREFIX}${newSecret(random)}`;
       const picked = await outbox.commit(async (tx, receipts) => {
-        const [, [candidate]] = await Promise.all([
-          tx.workers.touch(worker.worker_id, at),
-          tx.jobs.oldestQueued(worker.node_class, 1),
-        ]);
-        if (candidate === undefined) return null;
+        // The pick (a SELECT) travels with BEGIN; the worker's last-seen (an UPDATE waits for
+        // BEGIN's answer) goes with the COMMIT.
+        const [candidate] = await tx.jobs.oldestQueued(worker.node_class, 1);
+        if (candidate === undefined) {
+          tx.closeWith(tx.workers.touch(worker.worker_id, at));
+          return null;
+        }
         const event: JobEvent = {
           type: 'lease',
           worker_id: worker.worker_id,
@@ -223,6 +229,8 @@ export function workerUseCases(ctx: RouterContext): WorkerUseCases {
         // has one writer), so the fenced lease cannot miss: it goes out with the COMMIT, and the
         // job's artifacts for the answer beside it (read once the transaction has committed).
         const artifacts = tx.jobs.artifactsOf(candidate.job_id);
+        artifacts.catch(() => undefined);
+        tx.closeWith(tx.workers.touch(worker.worker_id, at));
         const { job: leased } = applyJobEventLast(tx, candidate, event, at);
         receipts.push(ctx.receipt('job_leased', at, subject(leased)));
         return { leased, artifacts };
