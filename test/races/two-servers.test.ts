@@ -241,7 +241,6 @@ describe.skipIf(postgresSkipped)('two server processes on one PostgreSQL databas
   it('ends a running job once: of a complete and a fail sent at once through both servers one gets 200, the other 409, and the job keeps that end', async () => {
     const memberId = await newMember(router[0]!, true, 'ends@example.com');
     const worker = await newWorker(router[0]!, 'gpu_a_96gb', 'ender');
-    const ends: string[] = [];
     for (let round = 0; round < 12; round += 1) {
       const { job_id: jobId } = await newJob(router[round % 2]!, memberId);
       const leased = await router[0]!<Leased>('POST', '/workers/jobs/lease', {
@@ -272,9 +271,7 @@ describe.skipIf(postgresSkipped)('two server processes on one PostgreSQL databas
       const winner = completed.status === 200 ? 'completed' : 'failed';
       const job = await router[round % 2]!<{ status: string }>('GET', `/jobs/${jobId}`);
       expect(job.body.status).toBe(winner);
-      ends.push(winner);
     }
-    expect(ends).toHaveLength(12);
   });
 
   it('never leaves an organization without an owner when two owners demote each other at once', async () => {

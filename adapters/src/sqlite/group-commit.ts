@@ -94,10 +94,8 @@ export class GroupCommit {
     await handle.end();
     // A statement that failed fails its transaction, caught by fn or not (as on PostgreSQL).
     const failure = handle.failure();
-    const refused = outcome.ok && failure === null ? await handed.rejection() : null;
-    if (outcome.ok && (failure ?? refused) !== null) {
-      outcome = { ok: false, error: (failure ?? refused)!.error };
-    }
+    const failed = outcome.ok ? (failure ?? (await handed.rejection())) : null;
+    if (failed !== null) outcome = { ok: false, error: failed.error };
     // RELEASE keeps savepoints one deep: nested ones would journal each page once per level.
     if (!outcome.ok) await this.sql.run('ROLLBACK TO tx');
     await this.sql.run('RELEASE tx');

@@ -72,10 +72,10 @@ export interface WriteTransaction extends Repositories {
    * guarded update is handed over as `jobs.applyFencedLast` (its miss fails the statement where
    * COMMIT has left before the answer), through a promise that rejects with the caller's own error
    * on a miss: `write` then rejects with that, unless an earlier statement failed first. Or it is
-   * handed over after its row was read for update, so that it cannot miss. Only a repository call that sends its statements at once (an insert, a delete, a
-   * guarded update) may be handed over, and only once `fn` will send nothing more but other
-   * handed-over statements (it may still await statements it has sent): once `fn` has returned,
-   * the transaction refuses new statements.
+   * handed over after its row was read for update, so that it cannot miss. Only a repository call
+   * that sends its statements at once (an insert, a delete, a guarded update) may be handed over,
+   * and only once `fn` will send nothing more but other handed-over statements (it may still await
+   * statements it has sent): once `fn` has returned, the transaction refuses new statements.
    */
   closeWith(statement: Promise<unknown>): void;
 }

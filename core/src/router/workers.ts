@@ -1,6 +1,6 @@
 import { conflict, notFound, unauthenticated } from '../errors.js';
 import type { JobEvent } from '../leases/machine.js';
-import type { JobRecord, WorkerRecord } from '../ports/router-storage.js';
+import type { JobArtifactRecord, JobRecord, WorkerRecord } from '../ports/router-storage.js';
 import type { RouterReceiptInput } from '../ports/receipt-sink.js';
 import { lockKeys } from '../ports/lock-keys.js';
 import type { WriteTransaction } from '../ports/storage.js';
@@ -68,6 +68,27 @@ export function workerUseCases(ctx: RouterContext): WorkerUseCases {
   }
 
   /**
+   * The end of a lease's transaction, sent together after its reads: the job's artifacts for the
+   * answer first (read once the transaction has committed: awaited inside it, they would hold the
+   * COMMIT back by a round trip), then the worker's last-seen and the fenced change, both handed
+   * over to go with the COMMIT. The artifacts' failure fails the transaction; their handler only
+   * keeps it from going unheard when the transaction fails first.
+   */
+  function changeLast(
+    tx: WriteTransaction,
+    worker: WorkerActor,
+    job: JobRecord,
+    event: JobEvent,
+    at: string,
+    extras: JobExtras = {},
+  ): { job: JobRecord; artifacts: Promise<JobArtifactRecord[]> } {
+    const artifacts = tx.jobs.artifactsOf(job.job_id);
+    artifacts.catch(() => undefined);
+    tx.closeWith(tx.workers.touch(worker.worker_id, at));
+    return { job: applyJobEventLast(tx, job, event, at, extras).job, artifacts };
+  }
+
+  /**
    * One worker call on a held lease: read the job, let the lease machine check token, status and
    * expiry, and change it in one fenced UPDATE, with its receipt if `receipt` gives one. The
    * worker's last-seen, the job's artifacts for the answer, the fenced change, the receipt's outbox
@@ -86,15 +107,9 @@ export function workerUseCases(ctx: RouterContext): WorkerUseCases {
     const at = now.toISOString();
     const { job, artifacts } = await outbox.commit(async (tx, receipts) => {
       const read = await heldEvent(tx, worker, jobId, leaseToken, type, now);
-      // Sent with the rest and read once the transaction has committed: awaited here, it would hold
-      // the COMMIT back by a round trip. Its failure fails the transaction; the handler only keeps
-      // it from going unheard when the transaction fails first.
-      const artifacts = tx.jobs.artifactsOf(jobId);
-      artifacts.catch(() => undefined);
-      tx.closeWith(tx.workers.touch(worker.worker_id, at));
-      const next = applyJobEventLast(tx, read.job, read.event, at, extras(read.job, now));
+      const next = changeLast(tx, worker, read.job, read.event, at, extras(read.job, now));
       if (receipt) receipts.push(receipt(next.job, at));
-      return { job: next.job, artifacts };
+      return next;
     });
     return toJob(job, await artifacts, max);
   }
@@ -226,17 +241,13 @@ export function workerUseCases(ctx: RouterContext): WorkerUseCases {
           ttl_seconds: ttl,
         };
         // The job is this transaction's until it ends (PostgreSQL locks the row it picks; SQLite
-        // has one writer), so the fenced lease cannot miss: it goes out with the COMMIT, and the
-        // job's artifacts for the answer beside it (read once the transaction has committed).
-        const artifacts = tx.jobs.artifactsOf(candidate.job_id);
-        artifacts.catch(() => undefined);
-        tx.closeWith(tx.workers.touch(worker.worker_id, at));
-        const { job: leased } = applyJobEventLast(tx, candidate, event, at);
-        receipts.push(ctx.receipt('job_leased', at, subject(leased)));
-        return { leased, artifacts };
+        // has one writer), so the fenced lease cannot miss: it goes out with the COMMIT.
+        const next = changeLast(tx, worker, candidate, event, at);
+        receipts.push(ctx.receipt('job_leased', at, subject(next.job)));
+        return next;
       });
       if (picked === null) return null;
-      const { leased, artifacts } = picked;
+      const { job: leased, artifacts } = picked;
       return {
         job: toJob(leased, await artifacts, max),
         lease_token: token,
