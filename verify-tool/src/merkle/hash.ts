@@ -1,6 +1,5 @@
 import { fromHexInto } from '../hash/hex.js';
 import { sha256 } from '../hash/sha256.js';
-import { sha256Small } from '../hash/sha256-small.js';
 
 /** Size in bytes of every tree hash (SHA-256). */
 export const HASH_SIZE = 32;
@@ -16,7 +15,7 @@ nodeInput[0] = 0x01;
 export function leafHash(data: Uint8Array): Uint8Array {
   if (data.length === HASH_SIZE) {
     leafInput.set(data, 1);
-    return sha256Small(leafInput);
+    return sha256(leafInput);
   }
   const input = new Uint8Array(1 + data.length);
   input.set(data, 1);
@@ -29,7 +28,7 @@ export function leafHash(data: Uint8Array): Uint8Array {
  */
 export function leafHashOfHex(hex: string): Uint8Array {
   if (hex.length !== 2 * HASH_SIZE || !fromHexInto(hex, leafInput, 1)) leafInput.fill(0, 1);
-  return sha256Small(leafInput);
+  return sha256(leafInput);
 }
 
 /** SHA-256(0x01 ‖ left ‖ right). */
@@ -37,7 +36,7 @@ export function nodeHash(left: Uint8Array, right: Uint8Array): Uint8Array {
   if (left.length === HASH_SIZE && right.length === HASH_SIZE) {
     nodeInput.set(left, 1);
     nodeInput.set(right, 1 + HASH_SIZE);
-    return sha256Small(nodeInput);
+    return sha256(nodeInput);
   }
   const input = new Uint8Array(1 + left.length + right.length);
   input[0] = 0x01;
