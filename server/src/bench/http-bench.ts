@@ -10,6 +10,8 @@
  *   node server/dist/bench/http-bench.js [--seconds S] [--pg URL] [--long] [--json FILE] [--server MAIN]
  *     [--profile DIR]   (the server writes a V8 CPU profile per engine into DIR: node --cpu-prof)
  *     [--skip read,mint,chain,flow,lease,sqlite]   (leaves those phases, or the SQLite engine, out)
+ *     [--open-loop 1000,1500,2000,2500]   (also mints at each fixed offered rate, Poisson arrivals,
+ *      latency from the scheduled arrival: p50, p99, p99.9; see open-loop.ts)
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -22,6 +24,7 @@ import pg from 'pg';
 import { startBareHttpChild, startServerChild } from './child.js';
 import { processCpuSeconds, processesCpuSeconds } from './cpu.js';
 import { cpuReader, httpClient, type CpuReader, type Figures } from './load.js';
+import { driveOpenLoop, type OpenLoopFigures } from './open-loop.js';
 import { authenticatedRead, fullFlow, health, leaseFlow, mintOnly, signIn } from './phases.js';
 import { seed } from './seed.js';
 
@@ -39,6 +42,10 @@ const serverMain = value('server') ?? fileURLToPath(new URL('../main.js', import
 const profileDir = value('profile');
 const skip = new Set((value('skip') ?? '').split(','));
 const jsonOut = value('json') ?? join(tmpdir(), `runledger-bench-http-${Date.now()}.json`);
+const openLoopRates = (value('open-loop') ?? '')
+  .split(',')
+  .filter((rate) => rate !== '')
+  .map(Number);
 const REGISTRATION_KEY = 'bench-registration-key-0123456789';
 const CHAIN_MINTS = 300;
 
@@ -46,6 +53,7 @@ interface EngineResult {
   engine: string;
   phases: Record<string, Figures & { ratio_to_floor: number; double_leases?: number }>;
   chain: Record<string, { receipts_in_chain: number; mint_p50_ms: number }>;
+  open_loop: OpenLoopFigures[];
 }
 
 async function withDatabase<T>(
@@ -96,7 +104,8 @@ async function benchEngine(engine: 'sqlite' | 'postgres'): Promise<EngineResult>
         `[${engine}] seeding ${mints} approved runs and chains of 10^3 and ${longChain} receipts…`,
       );
       const storage = await open();
-      const [mint, small, large, flow] = await seed(storage, [
+      const openMints = Math.ceil(openLoopRates.reduce((a, b) => a + b, 0) * seconds * 1.1);
+      const [mint, small, large, flow, openOrg] = await seed(storage, [
         { email: 'mint@example.com', approved: mints, chain: 0 },
         {
           email: 'small@example.com',
@@ -109,6 +118,7 @@ async function benchEngine(engine: 'sqlite' | 'postgres'): Promise<EngineResult>
           chain: skip.has('chain') ? 0 : longChain,
         },
         { email: 'flow@example.com', approved: 0, chain: 0 },
+        { email: 'open@example.com', approved: openMints, chain: 0 },
       ]).finally(() => storage.close());
       const server = await startServerChild(
         serverMain,
@@ -187,7 +197,10 @@ async function benchEngine(engine: 'sqlite' | 'postgres'): Promise<EngineResult>
                 seconds,
               ),
             );
-          return { engine, phases, chain };
+          const openLoop = await mintOpenLoop(server.url, await signIn(api, openOrg!.email), [
+            ...openOrg!.approved,
+          ]);
+          return { engine, phases, chain, open_loop: openLoop };
         });
       } finally {
         api.close();
@@ -197,6 +210,33 @@ async function benchEngine(engine: 'sqlite' | 'postgres'): Promise<EngineResult>
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** Mints at each offered rate in turn, from one pool of approved runs, on a client with room to queue. */
+async function mintOpenLoop(
+  url: string,
+  auth: Record<string, string>,
+  runs: string[],
+): Promise<OpenLoopFigures[]> {
+  const client = httpClient(url, 1024);
+  const figures: OpenLoopFigures[] = [];
+  try {
+    for (const rate of openLoopRates) {
+      const result = await driveOpenLoop(rate, seconds, async () => {
+        const run = runs.pop();
+        if (run === undefined) return false;
+        const reply = await client.request('POST', `/runs/${run}/receipt`, auth);
+        if (reply.status !== 201)
+          throw new Error(`HTTP ${reply.status}: ${reply.body.slice(0, 200)}`);
+        return true;
+      });
+      console.log(`mint at ${rate}/s offered: p99 ${result.p99_ms.toFixed(1)} ms`);
+      figures.push(result);
+    }
+  } finally {
+    client.close();
+  }
+  return figures;
 }
 
 function printTable(results: EngineResult[]): void {
@@ -214,6 +254,12 @@ function printTable(results: EngineResult[]): void {
         `${r.engine.padEnd(9)}${name.padEnd(28)}${pad(f.rate.toFixed(0), 9)}${pad(f.p50_ms.toFixed(2), 9)}${pad(f.p99_ms.toFixed(2), 9)}${pad(f.ratio_to_floor.toFixed(2), 9)}${pad(String(f.errors), 8)}${extra}`,
       );
       for (const sample of f.error_samples) console.log(`${''.padEnd(9)}  error: ${sample}`);
+    }
+    for (const o of r.open_loop) {
+      console.log(
+        `${r.engine.padEnd(9)}${`mint at ${o.offered_rate}/s offered`.padEnd(28)}${pad(o.achieved_rate.toFixed(0), 9)}${pad(o.p50_ms.toFixed(2), 9)}${pad(o.p99_ms.toFixed(2), 9)}${pad('', 9)}${pad(String(o.errors), 8)}   p99.9 ${o.p999_ms.toFixed(2)} ms; generator lag at worst ${o.max_send_lag_ms.toFixed(1)} ms`,
+      );
+      for (const sample of o.error_samples) console.log(`${''.padEnd(9)}  error: ${sample}`);
     }
     const [small, large] = Object.values(r.chain);
     if (!small || !large) continue;
