@@ -2,8 +2,61 @@
  * Import rules for the whole repository (docs/design.md#layers-and-the-cycle-rule).
  * Run by `npm run lint`. Type-only imports count: `tsPreCompilationDeps` keeps them in the graph.
  */
+/**
+ * core's folders from the bottom up: a folder imports only folders below it (and itself), so the
+ * domain reads as layers with no reference back up. core's root files other than index.ts and sdk.ts
+ * (actor, errors, ids, paging, time…) sit just above schemas and ports. A new folder takes its place
+ * here (docs/design.md#layers-and-the-cycle-rule).
+ */
+const CORE_LAYERS = [
+  'schemas',
+  'ports',
+  'testing',
+  'tiers',
+  'audit',
+  'verdict',
+  'secrets',
+  'leases',
+  'receipts',
+  'checkpoints',
+  'ledger',
+  'audit-receipts',
+  'identity',
+  'projects',
+  'flight-sheets',
+  'runs',
+  'incidents',
+  'share',
+  'tribunal',
+  'router',
+];
+
+const coreLayerRules = CORE_LAYERS.map((folder, at) => ({
+  name: `core-layer-${folder}`,
+  severity: 'error',
+  comment: `core/src/${folder} imports only the core folders below it: ${CORE_LAYERS.slice(0, at).join(', ') || 'none'}.`,
+  from: { path: `^core/src/${folder}/`, pathNot: '[.]test[.]ts$' },
+  to: { path: `^core/src/(${CORE_LAYERS.slice(at + 1).join('|')})/` },
+})).filter((rule) => !rule.to.path.endsWith('()/'));
+
 export default {
   forbidden: [
+    ...coreLayerRules,
+    {
+      name: 'core-root-files-low',
+      severity: 'error',
+      comment:
+        "core's root files (except the index.ts and sdk.ts entry points) import only schemas and ports.",
+      from: { path: '^core/src/[^/]+[.]ts$', pathNot: '^core/src/(index|sdk)[.]ts$' },
+      to: { path: '^core/src/(?!schemas/|ports/)[^/]+/' },
+    },
+    {
+      name: 'core-folder-in-layers',
+      severity: 'error',
+      comment: 'Every folder of core/src has its place in CORE_LAYERS.',
+      from: { path: `^core/src/(?!(${CORE_LAYERS.join('|')})/)[^/]+/` },
+      to: {},
+    },
     {
       name: 'no-circular',
       severity: 'error',

@@ -1,5 +1,5 @@
 import { GENESIS_PARENT, formatExportHeader, formatExportLine } from '@runledger/verify';
-import { requireOwner } from '../identity/guards.js';
+import { requireOwner } from '../actor.js';
 import { signedCheckpoint } from '../checkpoints/checkpoint.js';
 import { chainChunks } from '../ledger/chunks.js';
 import { limitOf, seqOf } from '../ledger/use-cases.js';

@@ -1,5 +1,5 @@
 import { conflict, notFound } from '../errors.js';
-import { actorId, requireOwner } from '../identity/guards.js';
+import { actorId, requireOwner } from '../actor.js';
 import { auditActor, recordAudit } from '../audit-receipts/record.js';
 import { nowIso } from '../time.js';
 import { newId } from '../ids.js';

@@ -5,7 +5,7 @@ import type { Actor } from '../actor.js';
 import type { Deps } from '../deps.js';
 import type { ApiKeyUseCases } from './api.js';
 import type { Page } from '../paging.js';
-import { requireOwner } from './guards.js';
+import { requireOwner } from '../actor.js';
 import { newId } from '../ids.js';
 import { pageQuery, toPaged } from '../paging.js';
 import { newApiKey } from '../secrets/index.js';

@@ -8,7 +8,7 @@ import type { Deps } from '../deps.js';
 import type { OrgUseCases } from './api.js';
 import type { Page } from '../paging.js';
 import { normalizeEmail } from './email.js';
-import { requireOwner } from './guards.js';
+import { requireOwner } from '../actor.js';
 import { addMs } from '../time.js';
 import { newId } from '../ids.js';
 import { pageQuery, toPaged } from '../paging.js';

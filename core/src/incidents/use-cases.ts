@@ -1,25 +1,12 @@
-import { actorId } from '../identity/guards.js';
+import { actorId } from '../actor.js';
 import { auditActor, recordAudit } from '../audit-receipts/record.js';
 import { nowIso } from '../time.js';
 import { newId } from '../ids.js';
 import type { IncidentRecord } from '../ports/incident-storage.js';
-import { loadRun } from '../runs/views.js';
-import type { Incident } from '../schemas/incident.js';
+import { loadRun, toIncident } from '../runs/views.js';
 import type { Deps } from '../deps.js';
 import type { IncidentUseCases } from './api.js';
 import { recurringRuleKey } from './recurring.js';
-
-export function toIncident(r: IncidentRecord): Incident {
-  return {
-    id: r.id,
-    run_id: r.run_id,
-    kind: r.kind,
-    note: r.note,
-    rule_key: r.rule_key,
-    created_by: r.created_by,
-    created_at: r.created_at,
-  };
-}
 
 export function incidentUseCases({ storage, clock, random }: Deps): IncidentUseCases {
   return {

@@ -8,7 +8,7 @@ import {
 import { invalidInput } from '../errors.js';
 import { pageQuery } from '../paging.js';
 import type { ChainHead } from '../ports/run-storage.js';
-import { toReceipt } from '../runs/views.js';
+import { toReceipt } from '../receipts/view.js';
 import { LedgerErrorCode } from '../schemas/enums.js';
 import type { LedgerVerifyError } from '../schemas/ledger.js';
 import type { Actor } from '../actor.js';

@@ -1,5 +1,5 @@
 import { notFound } from '../errors.js';
-import { actorId } from '../identity/guards.js';
+import { actorId } from '../actor.js';
 import { nowIso } from '../time.js';
 import { newId } from '../ids.js';
 import { pageQuery, toPaged } from '../paging.js';

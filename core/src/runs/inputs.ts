@@ -1,9 +1,8 @@
 import { canonicalJson, sha256Hex } from '@runledger/verify';
 import { RunledgerError, invalidInput, notFound } from '../errors.js';
 import { findFlightSheet, pinnedFlightSheet } from '../flight-sheets/use-cases.js';
-import { actorId } from '../identity/guards.js';
+import { actorId } from '../actor.js';
 import { nowIso } from '../time.js';
-import { toIncident } from '../incidents/use-cases.js';
 import { newId } from '../ids.js';
 import { pageQuery, toPaged } from '../paging.js';
 import { lockKeys } from '../ports/lock-keys.js';
@@ -13,6 +12,7 @@ import { SubmissionIn, type RunComposite, type RunCreateBody } from '../schemas/
 import type { Actor } from '../actor.js';
 import type { Deps } from '../deps.js';
 import type { RunUseCases } from './api.js';
+import { toReceipt } from '../receipts/view.js';
 import { afterInputChange, assertCanChangeInputs } from './lifecycle.js';
 import { closeWithRunUpdate } from './update-run.js';
 import {
@@ -21,7 +21,7 @@ import {
   toApproval,
   toCheck,
   toEvidence,
-  toReceipt,
+  toIncident,
   toRun,
   toSubmission,
 } from './views.js';

@@ -20,7 +20,7 @@ import { keyedBatches, type Settled } from '../keyed-batches.js';
 import type { RunUseCases } from './api.js';
 import { assertCanMint } from './lifecycle.js';
 import { updateRun } from './update-run.js';
-import { toReceipt } from './views.js';
+import { toReceipt } from '../receipts/view.js';
 import {
   appendAudits,
   auditActor,

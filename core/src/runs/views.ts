@@ -3,17 +3,16 @@ import type {
   ApprovalRecord,
   CheckRecord,
   EvidenceRecord,
-  ReceiptRecord,
   Repositories,
   RunRecord,
   SubmissionRecord,
   WriteTransaction,
 } from '../ports/storage.js';
-import { pdfUrl, shareUrl } from '../receipts/share.js';
 import type { Approval } from '../schemas/approval.js';
 import type { Check } from '../schemas/check.js';
 import type { Evidence } from '../schemas/evidence.js';
-import type { Receipt } from '../schemas/receipt.js';
+import type { Incident } from '../schemas/incident.js';
+import type { IncidentRecord } from '../ports/incident-storage.js';
 import type { Run, Submission } from '../schemas/run.js';
 
 /** Records as the wire shows them: org ids and storage-only fields stay inside. */
@@ -79,15 +78,14 @@ export function toSubmission(s: SubmissionRecord): Submission {
   };
 }
 
-export function toReceipt(r: ReceiptRecord, publicBaseUrl: string): Receipt {
+export function toIncident(r: IncidentRecord): Incident {
   return {
-    receipt_id: r.receipt_id,
-    org_seq: r.org_seq,
-    parent_hash: r.parent_hash,
-    receipt_sha256: r.receipt_sha256,
-    share_token: r.share_token,
-    share_url: shareUrl(publicBaseUrl, r.share_token),
-    pdf_url: pdfUrl(publicBaseUrl, r.share_token),
+    id: r.id,
+    run_id: r.run_id,
+    kind: r.kind,
+    note: r.note,
+    rule_key: r.rule_key,
+    created_by: r.created_by,
     created_at: r.created_at,
   };
 }

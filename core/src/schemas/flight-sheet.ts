@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { JSON_POINTER } from '../audit/json-pointer.js';
+import { JSON_POINTER } from './json-pointer.js';
 import { Sha256Hex, NextCursor, Timestamp } from './common.js';
 import { CheckCategory, CompareOp, EvidenceKind, RuleSeverity } from './enums.js';
 

@@ -3,7 +3,7 @@ import { RunledgerError, conflict, notFound } from '../errors.js';
 import { findFlightSheet } from '../flight-sheets/use-cases.js';
 import { flightSheetContent, flightSheetSha256 } from '../flight-sheets/sha256.js';
 import { validateFlightSheetInput } from '../flight-sheets/validate.js';
-import { actorId, requireOwner } from '../identity/guards.js';
+import { actorId, requireOwner } from '../actor.js';
 import { auditActor, recordAudit } from '../audit-receipts/record.js';
 import { nowIso } from '../time.js';
 import { newId } from '../ids.js';

@@ -3,7 +3,7 @@ import type { CompareOp } from '../../schemas/enums.js';
 import type { CompareCheck, SumCheck } from '../../schemas/flight-sheet.js';
 import { toDecimal } from '../decimal.js';
 import { type Finding, flag, pass, show, skip } from '../finding.js';
-import { appendToken, resolvePointer } from '../json-pointer.js';
+import { appendToken, resolvePointer } from '../../schemas/json-pointer.js';
 
 type Numeric = { ok: true; value: Decimal } | { ok: false; finding: Finding };
 

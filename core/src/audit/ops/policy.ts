@@ -1,6 +1,6 @@
 import type { AllowValuesCheck, DenyTermsCheck } from '../../schemas/flight-sheet.js';
 import { type Finding, flag, listShort, pass, show, skip } from '../finding.js';
-import { appendToken, resolvePointer } from '../json-pointer.js';
+import { appendToken, resolvePointer } from '../../schemas/json-pointer.js';
 
 /**
  * Every string value under `value`, with its pointer. Iterative, so deeply nested input cannot

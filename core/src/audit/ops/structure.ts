@@ -1,6 +1,6 @@
 import type { RequiredCheck } from '../../schemas/flight-sheet.js';
 import { type Finding, flag, listShort, pass, skip } from '../finding.js';
-import { resolvePointer } from '../json-pointer.js';
+import { resolvePointer } from '../../schemas/json-pointer.js';
 
 /** Empty means no content: "", a whitespace-only string, [] or {}. */
 function isEmpty(value: unknown): boolean {
