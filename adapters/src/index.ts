@@ -1,7 +1,8 @@
 export * from './sqlite/index.js';
 export * from './postgres/index.js';
 export * from './mail/index.js';
-export { cryptoRandom, systemClock } from './system.js';
+export { systemClock } from './clock.js';
+export { cryptoRandom } from './crypto-random.js';
 export * from './files/index.js';
 export * from './receipts/index.js';
 export * from './keys/index.js';

@@ -26,6 +26,9 @@ import type {
   SubmissionsRepository,
 } from './run-storage.js';
 import type { TribunalTasksRepository, TribunalVerdictsRepository } from './tribunal-storage.js';
+import type { PageQuery } from './page-query.js';
+
+export type { PageCursor, PageQuery } from './page-query.js';
 
 export type * from './run-storage.js';
 export type * from './tribunal-storage.js';
@@ -111,17 +114,6 @@ export interface Repositories {
   rateLimits: RateLimitsRepository;
   deploymentState: DeploymentStateRepository;
   operations: OperationsRepository;
-}
-
-/** Keyset paging: rows ordered by (created_at, id); `after` is the last row of the previous page. */
-export interface PageQuery {
-  limit: number;
-  after: PageCursor | null;
-}
-
-export interface PageCursor {
-  created_at: string;
-  id: string;
 }
 
 export interface UserRecord {

@@ -4,7 +4,7 @@ import type { WorkerRecord } from '../ports/router-storage.js';
 import type { Repositories } from '../ports/storage.js';
 import type { RouterUseCases } from './api.js';
 import type { RouterContext } from './context.js';
-import { toWorker } from './wire.js';
+import { toWorker } from './views.js';
 
 type AdminUseCases = Pick<RouterUseCases, 'summary' | 'listWorkers' | 'getWorker'>;
 

@@ -4,7 +4,7 @@ import { activeMember, type RouterContext } from './context.js';
 import { routerId } from './ids.js';
 import { NodeClass } from '../schemas/enums.js';
 import { CURRENCY, HOURLY_RATES, quote } from './pricing.js';
-import { toNode } from './wire.js';
+import { toNode } from './views.js';
 
 type ComputeUseCases = Pick<RouterUseCases, 'inventory' | 'registerNode' | 'quote'>;
 

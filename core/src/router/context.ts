@@ -6,7 +6,7 @@ import type { RouterReceiptType } from '../schemas/enums.js';
 import type { Deps } from '../deps.js';
 import { routerId } from './ids.js';
 import { receiptOutbox, type ReceiptOutbox } from './outbox.js';
-import { memberActive } from './wire.js';
+import { memberActive } from './views.js';
 
 /** What every router use case shares: the ports, the config and the receipt outbox. */
 export interface RouterContext extends Deps {

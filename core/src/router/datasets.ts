@@ -5,7 +5,7 @@ import type { RouterUseCases } from './api.js';
 import { activeMember, type RouterContext } from './context.js';
 import { routerId } from './ids.js';
 import { assertDatasetReady, nextDatasetStatus } from './staging.js';
-import { toDataset } from './wire.js';
+import { toDataset } from './views.js';
 
 type DatasetUseCases = Pick<
   RouterUseCases,

@@ -8,7 +8,7 @@ import { activeMember, type RouterContext } from './context.js';
 import { routerId } from './ids.js';
 import { applyJobEvent } from './job-events.js';
 import { actualCost, quote } from './pricing.js';
-import { toJob } from './wire.js';
+import { toJob } from './views.js';
 
 type JobUseCases = Pick<
   RouterUseCases,

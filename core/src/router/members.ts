@@ -7,7 +7,7 @@ import type { RouterUseCases } from './api.js';
 import { memberOrThrow, type RouterContext } from './context.js';
 import { routerId } from './ids.js';
 import { MEMBERSHIP_PRICE, membershipExpiry } from './membership.js';
-import { memberActive, toMember } from './wire.js';
+import { memberActive, toMember } from './views.js';
 
 type MemberUseCases = Pick<
   RouterUseCases,

@@ -13,7 +13,7 @@ import { applyJobEvent, applyJobEventLast, type JobExtras } from './job-events.j
 import { jobOrThrow } from './jobs.js';
 import { actualCost } from './pricing.js';
 import { sharedLookups } from '../shared-lookups.js';
-import { toJob } from './wire.js';
+import { toJob } from './views.js';
 
 type WorkerUseCases = Pick<
   RouterUseCases,

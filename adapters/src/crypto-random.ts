@@ -1,9 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Clock, Random } from '@runledger/core/ports';
-
-export function systemClock(): Clock {
-  return { now: () => new Date() };
-}
+import type { Random } from '@runledger/core/ports';
 
 /** Bytes drawn from the CSPRNG at once: one call costs about 5 µs here whatever its size. */
 const POOL_BYTES = 4096;
