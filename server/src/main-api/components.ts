@@ -72,6 +72,7 @@ const NAMED: Record<string, z.ZodType> = {
   ReceiptsRecent: core.ReceiptsRecent,
   PublicReceipt: core.PublicReceipt,
   SharedReceipt: core.SharedReceipt,
+  DsseEnvelope: core.DsseEnvelope,
   LedgerEntry: core.LedgerEntry,
   LedgerList: core.LedgerList,
   LedgerVerifyError: core.LedgerVerifyError,

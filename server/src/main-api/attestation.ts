@@ -1,0 +1,50 @@
+import type { Runledger } from '@runledger/core';
+import { DsseEnvelope } from '@runledger/core/schemas';
+import { defineRoute, type Route } from '../http/route.js';
+import { RunParams, ShareParams } from './params.js';
+
+const DESCRIPTION =
+  'A DSSE envelope (payloadType application/vnd.in-toto+json) whose payload is an in-toto Statement v1 ' +
+  'with a SLSA Verification Summary (v1) predicate: the receipt and the submission as subjects, the flight ' +
+  'sheet version as the policy, the evidence as input attestations, PASSED only for a pass verdict, and the ' +
+  'receipt’s place in the organization’s log (signed checkpoint, inclusion proof). Signed with the ' +
+  'deployment’s Ed25519 key; keyid is its key_id in /.well-known/runledger-keys.json (docs/attestations.md). ' +
+  '409 when the stored receipt no longer verifies.';
+
+/** A receipt as a signed attestation, by its share link (public) or by its run (authenticated). */
+export function attestationRoutes({ runledger }: { runledger: Runledger }): Route[] {
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/share/{share_token}/attestation',
+      summary: 'A shared receipt as a signed in-toto attestation (SLSA VSA in a DSSE envelope)',
+      description: `No credential: the token is the capability, as for the share view. ${DESCRIPTION}`,
+      tag: 'share',
+      auth: 'none',
+      params: ShareParams,
+      status: 200,
+      response: DsseEnvelope,
+      errors: [404, 409],
+      handler: async ({ params, res }) => {
+        // A share link's answers stay out of caches and search engines, like the share view.
+        res.setHeader('Cache-Control', 'no-store');
+        res.setHeader('X-Robots-Tag', 'noindex, nofollow');
+        res.setHeader('Referrer-Policy', 'no-referrer');
+        return runledger.attestations.forShare(params.share_token);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/runs/{run_id}/attestation',
+      summary: 'The run’s receipt as a signed in-toto attestation (SLSA VSA in a DSSE envelope)',
+      description: `404 for an unknown run or a run without a receipt. ${DESCRIPTION}`,
+      tag: 'runs',
+      auth: 'any',
+      params: RunParams,
+      status: 200,
+      response: DsseEnvelope,
+      errors: [404, 409],
+      handler: async ({ actor, params }) => runledger.attestations.forRun(actor, params.run_id),
+    }),
+  ];
+}
