@@ -1,4 +1,10 @@
-import { attestReceipt, keyIdHex, verifyReceipt, type EnvelopeSigner } from '@runledger/verify';
+import {
+  attestReceipt,
+  keyIdHex,
+  sigstoreBundle,
+  verifyReceipt,
+  type EnvelopeSigner,
+} from '@runledger/verify';
 import { receiptInclusionProof, signedCheckpoint } from '../checkpoints/checkpoint.js';
 import { LEDGER_LOG } from '../checkpoints/tree.js';
 import { conflict, notFound } from '../errors.js';
@@ -7,7 +13,7 @@ import type { ReceiptRecord, Repositories } from '../ports/storage.js';
 import { RunReceiptPayload } from '../receipts/payload.js';
 import { shareUrl } from '../receipts/share.js';
 import { loadRun } from '../runs/views.js';
-import { DsseEnvelope } from '../schemas/attestation.js';
+import { DsseEnvelope, SigstoreBundle } from '../schemas/attestation.js';
 import { SHARE_TOKEN } from '../share/use-cases.js';
 import type { Deps } from '../deps.js';
 import type { AttestationUseCases } from './api.js';
@@ -58,6 +64,7 @@ export function attestationUseCases(deps: Deps): AttestationUseCases {
   }
 
   return {
+    asSigstoreBundle: (envelope) => SigstoreBundle.parse(sigstoreBundle(envelope)),
     async forShare(token) {
       if (!SHARE_TOKEN.test(token)) throw notFound('receipt');
       return storage.read(async (tx) => {

@@ -19,3 +19,18 @@ export const DsseEnvelope = z.object({
     .length(1),
 });
 export type DsseEnvelope = z.infer<typeof DsseEnvelope>;
+
+/**
+ * The same envelope as a Sigstore bundle v0.3 (docs/attestations.md): public-key verification
+ * material whose hint is the key id, no transparency-log entry and no timestamp.
+ */
+export const SigstoreBundle = z.object({
+  mediaType: z.literal('application/vnd.dev.sigstore.bundle.v0.3+json'),
+  verificationMaterial: z.object({
+    publicKey: z.object({ hint: z.string().regex(/^[0-9a-f]{8}$/) }),
+    tlogEntries: z.array(z.unknown()).max(0),
+    timestampVerificationData: z.object({ rfc3161Timestamps: z.array(z.unknown()).max(0) }),
+  }),
+  dsseEnvelope: DsseEnvelope,
+});
+export type SigstoreBundle = z.infer<typeof SigstoreBundle>;

@@ -73,6 +73,7 @@ const NAMED: Record<string, z.ZodType> = {
   PublicReceipt: core.PublicReceipt,
   SharedReceipt: core.SharedReceipt,
   DsseEnvelope: core.DsseEnvelope,
+  SigstoreBundle: core.SigstoreBundle,
   LedgerEntry: core.LedgerEntry,
   LedgerList: core.LedgerList,
   LedgerVerifyError: core.LedgerVerifyError,

@@ -27,3 +27,4 @@ export {
   type AttestationResult,
 } from './verify.js';
 export { attestReceipt } from './attest.js';
+export { SIGSTORE_BUNDLE_V03, sigstoreBundle, type SigstoreBundle } from './sigstore.js';
