@@ -106,7 +106,7 @@ describe('a receipt attestation', () => {
       keyid: envelopeSignerOf(owner).keyid,
       sign: (m) => stranger.sign(m),
     });
-    expect(codes(verifyAttestation(impostor, { keys }))).toEqual(['signature_invalid']);
+    expect(codes(verifyAttestation(impostor, { keys }))).toEqual(['envelope_signature_invalid']);
   });
 
   it('finds any flipped bit of the statement or the signature', () => {
@@ -124,7 +124,7 @@ describe('a receipt attestation', () => {
         const result = verifyAttestation(changed, { keys });
         expect(result.ok).toBe(false);
         if (!codes(result).includes('bad_attestation'))
-          expect(codes(result)).toContain('signature_invalid');
+          expect(codes(result)).toContain('envelope_signature_invalid');
       }),
       { numRuns: 300 },
     );

@@ -34,6 +34,8 @@ export type AttestationFindingCode =
   | 'bad_attestation'
   /** No trusted key (valid at the checkpoint's time) has the envelope's keyid. */
   | 'key_unknown'
+  /** The envelope's signature over PAE(payloadType, payload) does not verify with that key. */
+  | 'envelope_signature_invalid'
   /** The verification result or levels contradict the verdict the statement records. */
   | 'statement_mismatch'
   /** The audit path does not lead from the receipt to the checkpoint's root. */
@@ -96,7 +98,10 @@ function checkSignature(
     ];
   }
   return [
-    { code: 'signature_invalid', message: 'the envelope signature does not verify (PAE, Ed25519)' },
+    {
+      code: 'envelope_signature_invalid',
+      message: 'the envelope signature does not verify (PAE, Ed25519)',
+    },
   ];
 }
 
