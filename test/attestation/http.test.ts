@@ -286,7 +286,10 @@ describe('receipt attestations checked by other verifiers', () => {
     const bad = await runNode(VERIFY, ['attestation', '--json', '--key', keysFile, envelopePath]);
     expect(bad.code).toBe(1);
     const result = JSON.parse(bad.stdout) as { ok: boolean; findings: { code: string }[] };
-    expect(result.findings.map((f) => f.code)).toEqual(['envelope_signature_invalid', 'statement_mismatch']);
+    expect(result.findings.map((f) => f.code)).toEqual([
+      'envelope_signature_invalid',
+      'statement_mismatch',
+    ]);
 
     const noKey = await runNode(VERIFY, ['attestation', envelopePath]);
     expect(noKey.code).toBe(2);
