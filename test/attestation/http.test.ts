@@ -306,6 +306,15 @@ describe('receipt attestations checked by other verifiers', () => {
       (JSON.parse(await readFile(keysFile, 'utf8')) as { keys: PublishedKey[] }).keys,
     );
     expect(() => verifier.verify(toSignedEntity(bundleFromJSON(answer.body)))).not.toThrow();
+    // With Sigstore's default thresholds (one timestamp, one log entry) the same bundle is refused:
+    // it has neither (docs/attestations.md).
+    const defaults = sigstoreVerifier(
+      (JSON.parse(await readFile(keysFile, 'utf8')) as { keys: PublishedKey[] }).keys,
+      {},
+    );
+    expect(() => defaults.verify(toSignedEntity(bundleFromJSON(answer.body)))).toThrow(
+      'expected 1 timestamps, got 0',
+    );
     expect(answer.body.dsseEnvelope).toEqual(await envelopeOf(pass));
     const edited = structuredClone(answer.body);
     edited.dsseEnvelope.payload = Buffer.from(

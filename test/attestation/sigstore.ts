@@ -1,5 +1,5 @@
 import { createPublicKey } from 'node:crypto';
-import { Verifier, toTrustMaterial } from '@sigstore/verify';
+import { Verifier, toTrustMaterial, type VerifierOptions } from '@sigstore/verify';
 
 export { bundleFromJSON } from '@sigstore/bundle';
 export { toSignedEntity } from '@sigstore/verify';
@@ -21,10 +21,13 @@ function spki(rawBase64: string): Buffer {
 }
 
 /**
- * A Sigstore verifier trusting the published keys by key id, with an otherwise empty trusted root
- * and no transparency-log entry or timestamp required (runledger's bundles carry none).
+ * A Sigstore verifier trusting the published keys by key id, with an otherwise empty trusted root;
+ * by default it requires no transparency-log entry or timestamp (runledger's bundles carry none).
  */
-export function sigstoreVerifier(keys: readonly PublishedKey[]): Verifier {
+export function sigstoreVerifier(
+  keys: readonly PublishedKey[],
+  thresholds: VerifierOptions = { tlogThreshold: 0, ctlogThreshold: 0, timestampThreshold: 0 },
+): Verifier {
   const byHint = Object.fromEntries(
     keys.map((k) => [
       k.key_id,
@@ -45,9 +48,5 @@ export function sigstoreVerifier(keys: readonly PublishedKey[]): Verifier {
     ctlogs: [],
     timestampAuthorities: [],
   };
-  return new Verifier(toTrustMaterial(root as never, byHint as never), {
-    tlogThreshold: 0,
-    ctlogThreshold: 0,
-    timestampThreshold: 0,
-  });
+  return new Verifier(toTrustMaterial(root as never, byHint as never), thresholds);
 }
