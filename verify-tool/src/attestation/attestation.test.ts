@@ -191,6 +191,34 @@ describe('a receipt attestation', () => {
     expect(codes(verifyAttestation(notStatement, { keys }))).toEqual(['bad_attestation']);
   });
 
+  it('never throws, whatever value stands in any field of a re-signed statement', () => {
+    const { share, envelope } = attested(4);
+    const statement = statementOf(envelope) as unknown as Record<string, unknown>;
+    const paths: string[][] = [];
+    const walk = (value: unknown, path: string[]) => {
+      paths.push(path);
+      if (typeof value === 'object' && value !== null)
+        for (const [k, v] of Object.entries(value)) walk(v, [...path, k]);
+    };
+    walk(statement, []);
+    fc.assert(
+      fc.property(fc.constantFrom(...paths.slice(1)), fc.jsonValue(), (path, replacement) => {
+        const copy = structuredClone(statement);
+        let at = copy as Record<string, unknown>;
+        for (const key of path.slice(0, -1)) at = at[key] as Record<string, unknown>;
+        at[path.at(-1)!] = replacement;
+        const forged = signEnvelope(
+          envelope.payloadType,
+          encode.encode(JSON.stringify(copy)),
+          envelopeSignerOf(owner),
+        );
+        const result = verifyAttestation(forged, { keys, share });
+        expect(typeof result.ok).toBe('boolean');
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('without keys checks everything but the signatures', () => {
     const result = verifyAttestation(attested(3, stranger).envelope, {});
     expect(result.ok).toBe(true);

@@ -54,8 +54,11 @@ function predicateProblem(p: unknown): string | null {
   if (!isObject(p.verifier) || typeof p.verifier.id !== 'string') return 'verifier.id is missing';
   if (typeof p.timeVerified !== 'string' || typeof p.resourceUri !== 'string')
     return 'timeVerified and resourceUri are required';
-  if (!hasDigest(p.policy) || typeof (p.policy as { uri?: unknown }).uri !== 'string')
+  const policy = p.policy as { uri?: unknown; name?: unknown };
+  if (!hasDigest(policy) || typeof policy.uri !== 'string')
     return 'policy needs uri and digest.sha256';
+  if (policy.name !== undefined && typeof policy.name !== 'string')
+    return 'policy.name must be a string';
   if (!Array.isArray(p.inputAttestations) || !p.inputAttestations.every(hasDigest))
     return 'every input attestation needs digest.sha256';
   if (p.verificationResult !== 'PASSED' && p.verificationResult !== 'FAILED')
