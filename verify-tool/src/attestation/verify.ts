@@ -116,10 +116,12 @@ function checkConsistency(statement: ReceiptStatement): AttestationFinding[] {
       message: `verificationResult ${p.verificationResult} contradicts verdict ${ext.verdict.outcome} (${expected})`,
     });
   }
-  const [slug, version] = (p.policy.name ?? '').split('@');
+  // policy.name is `<slug>@<version>`; a version never holds `@`.
+  const name = p.policy.name ?? '';
+  const at = name.lastIndexOf('@');
   const levels = verifiedLevelsOf(ext.verdict.outcome, {
-    slug: slug ?? '',
-    version: version ?? '',
+    slug: name.slice(0, Math.max(at, 0)),
+    version: at < 0 ? '' : name.slice(at + 1),
   });
   if (JSON.stringify(p.verifiedLevels) !== JSON.stringify(levels)) {
     findings.push({
