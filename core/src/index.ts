@@ -23,6 +23,7 @@ export type { ShareFailure, SharePerson, ShareUseCases, ShareView } from './shar
 export type { RouterUseCases, WorkerActor } from './router/api.js';
 export type { TribunalUseCases } from './tribunal/api.js';
 export type { AuditUseCases } from './audit-receipts/api.js';
+export type { AttestationUseCases } from './attestations/api.js';
 
 // Pure domain functions an embedder or a transport may call without the SDK.
 export { audit } from './audit/audit.js';

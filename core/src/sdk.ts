@@ -1,5 +1,7 @@
 import type { RunledgerConfig } from './config.js';
 import type { RunledgerPorts } from './deps.js';
+import type { AttestationUseCases } from './attestations/api.js';
+import { attestationUseCases } from './attestations/use-cases.js';
 import type { AuditUseCases } from './audit-receipts/api.js';
 import { auditUseCases } from './audit-receipts/use-cases.js';
 import type { FlightSheetUseCases } from './flight-sheets/api.js';
@@ -36,6 +38,7 @@ export interface Runledger {
   share: ShareUseCases;
   tribunal: TribunalUseCases;
   audit: AuditUseCases;
+  attestations: AttestationUseCases;
 }
 
 /** The SDK: every use case, each in one storage transaction, over the ports given. */
@@ -54,5 +57,6 @@ export function createRunledger(ports: RunledgerPorts, config: RunledgerConfig):
     share: shareUseCases(deps),
     tribunal: tribunalUseCases(deps),
     audit: auditUseCases(deps),
+    attestations: attestationUseCases(deps),
   };
 }

@@ -9,6 +9,7 @@ export * from './router/index.js';
 export * from './merkle/index.js';
 export * from './note/index.js';
 export * from './ledger/index.js';
+export * from './attestation/index.js';
 export {
   verifyExportFile,
   verifyRouterReceiptFiles,

@@ -1,5 +1,6 @@
 import type { Argv } from 'yargs';
 import { contextOf, type GlobalArgs } from '../context.js';
+import { attestationCommand } from './attestation.js';
 import { RUN_STATES } from '../enums.js';
 import { mainApi, ok } from '../http/client.js';
 import { emit } from '../output.js';
@@ -114,6 +115,9 @@ function runQueries(runs: Argv<GlobalArgs>): Argv<GlobalArgs> {
 
 export function runCommands(cli: Argv<GlobalArgs>): Argv<GlobalArgs> {
   return cli.command('runs', 'runs: create, evidence, submit, audit, grade, decide, mint', (runs) =>
-    runStepCommands(evidenceCommands(runQueries(runs))).demandCommand(1, 'runs needs a subcommand'),
+    runStepCommands(evidenceCommands(attestationCommand(runQueries(runs)))).demandCommand(
+      1,
+      'runs needs a subcommand',
+    ),
   );
 }

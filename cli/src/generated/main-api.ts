@@ -1066,6 +1066,94 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/share/{share_token}/attestation': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A shared receipt as a signed in-toto attestation (SLSA VSA in a DSSE envelope)
+     * @description No credential: the token is the capability, as for the share view. A DSSE envelope (payloadType application/vnd.in-toto+json) whose payload is an in-toto Statement v1 with a SLSA Verification Summary (v1) predicate: the receipt and the submission as subjects, the flight sheet version as the policy, the evidence as input attestations, PASSED only for a pass verdict, and the receipt’s place in the organization’s log (signed checkpoint, inclusion proof). Signed with the deployment’s Ed25519 key; keyid is its key_id in /.well-known/runledger-keys.json (docs/attestations.md). 409 when the stored receipt no longer verifies.
+     *
+     *     Needs no credentials.
+     */
+    get: operations['getShareByShareTokenAttestation'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/share/{share_token}/attestation/sigstore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A shared receipt’s attestation as a Sigstore bundle v0.3
+     * @description No credential, as for the share view. The same envelope as a Sigstore bundle v0.3: public-key verification material (hint: the key_id), no transparency-log entry and no timestamp, so a Sigstore verifier must require none (docs/attestations.md).
+     *
+     *     Needs no credentials.
+     */
+    get: operations['getShareByShareTokenAttestationSigstore'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/runs/{run_id}/attestation': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The run’s receipt as a signed in-toto attestation (SLSA VSA in a DSSE envelope)
+     * @description 404 for an unknown run or a run without a receipt. A DSSE envelope (payloadType application/vnd.in-toto+json) whose payload is an in-toto Statement v1 with a SLSA Verification Summary (v1) predicate: the receipt and the submission as subjects, the flight sheet version as the policy, the evidence as input attestations, PASSED only for a pass verdict, and the receipt’s place in the organization’s log (signed checkpoint, inclusion proof). Signed with the deployment’s Ed25519 key; keyid is its key_id in /.well-known/runledger-keys.json (docs/attestations.md). 409 when the stored receipt no longer verifies.
+     *
+     *     Needs a JWT or an API key of the organization.
+     */
+    get: operations['getRunsByRunIdAttestation'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/runs/{run_id}/attestation/sigstore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The run’s receipt attestation as a Sigstore bundle v0.3
+     * @description 404 for an unknown run or a run without a receipt. The same envelope as a Sigstore bundle v0.3: public-key verification material (hint: the key_id), no transparency-log entry and no timestamp, so a Sigstore verifier must require none (docs/attestations.md).
+     *
+     *     Needs a JWT or an API key of the organization.
+     */
+    get: operations['getRunsByRunIdAttestationSigstore'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/verify': {
     parameters: {
       query?: never;
@@ -1757,6 +1845,15 @@ export interface components {
     };
     /** @enum {string} */
     DatasetStatus: 'pending' | 'staging' | 'ready' | 'failed';
+    DsseEnvelope: {
+      /** @enum {string} */
+      payloadType: 'application/vnd.in-toto+json';
+      payload: string;
+      signatures: {
+        keyid: string;
+        sig: string;
+      }[];
+    };
     Error: {
       detail: string;
     };
@@ -2209,6 +2306,20 @@ export interface components {
       tree_size: number;
       root_hash: string;
       key_id: string;
+    };
+    SigstoreBundle: {
+      /** @enum {string} */
+      mediaType: 'application/vnd.dev.sigstore.bundle.v0.3+json';
+      verificationMaterial: {
+        publicKey: {
+          hint: string;
+        };
+        tlogEntries: unknown[];
+        timestampVerificationData: {
+          rfc3161Timestamps: unknown[];
+        };
+      };
+      dsseEnvelope: components['schemas']['DsseEnvelope'];
     };
     Submission: {
       run_id: string;
@@ -5913,6 +6024,256 @@ export interface operations {
         content: {
           'application/json': components['schemas']['Error'];
           'text/html': string;
+        };
+      };
+      /** @description Server error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getShareByShareTokenAttestation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        share_token: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DsseEnvelope'];
+        };
+      };
+      /** @description Bad input: malformed JSON, or a field that is missing, mistyped or not allowed */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found (or it belongs to another organization) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description State conflict */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Server error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getShareByShareTokenAttestationSigstore: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        share_token: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SigstoreBundle'];
+        };
+      };
+      /** @description Bad input: malformed JSON, or a field that is missing, mistyped or not allowed */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found (or it belongs to another organization) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description State conflict */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Server error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getRunsByRunIdAttestation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        run_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DsseEnvelope'];
+        };
+      };
+      /** @description Bad input: malformed JSON, or a field that is missing, mistyped or not allowed */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found (or it belongs to another organization) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description State conflict */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Server error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getRunsByRunIdAttestationSigstore: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        run_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SigstoreBundle'];
+        };
+      };
+      /** @description Bad input: malformed JSON, or a field that is missing, mistyped or not allowed */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found (or it belongs to another organization) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description State conflict */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
       /** @description Server error */

@@ -14,3 +14,4 @@ export * from './run.js';
 export * from './tribunal.js';
 export * from './checkpoint.js';
 export * from './audit-receipt.js';
+export * from './attestation.js';

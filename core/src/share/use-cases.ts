@@ -10,7 +10,7 @@ import { nowIso } from '../time.js';
 import type { ShareFailure, SharePerson, ShareUseCases, ShareView } from './api.js';
 
 /** A share token is 32 bytes in base64url (43 characters); anything else cannot exist. */
-const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+export const SHARE_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 /**
  * The public view of a stored receipt. `verified` is recomputed from the stored bytes on every
@@ -64,7 +64,7 @@ export function shareUseCases(deps: Deps): ShareUseCases {
    * shows: all in one snapshot.
    */
   async function read(token: string, withNames: boolean) {
-    if (!TOKEN.test(token)) throw notFound('receipt');
+    if (!SHARE_TOKEN.test(token)) throw notFound('receipt');
     const now = clock.now();
     const found = await storage.read(async (tx) => {
       const row = await tx.receipts.byShareToken(token);

@@ -72,6 +72,8 @@ const NAMED: Record<string, z.ZodType> = {
   ReceiptsRecent: core.ReceiptsRecent,
   PublicReceipt: core.PublicReceipt,
   SharedReceipt: core.SharedReceipt,
+  DsseEnvelope: core.DsseEnvelope,
+  SigstoreBundle: core.SigstoreBundle,
   LedgerEntry: core.LedgerEntry,
   LedgerList: core.LedgerList,
   LedgerVerifyError: core.LedgerVerifyError,

@@ -4,6 +4,7 @@ import type { Readiness } from '../ops/readiness.js';
 
 export { MAIN_API } from './components.js';
 import { apiKeyRoutes } from './api-keys.js';
+import { attestationRoutes } from './attestation.js';
 import { auditRoutes } from './audit.js';
 import { authRoutes, type AuthRouteDeps } from './auth.js';
 import { decisionRoutes } from './decisions.js';
@@ -52,6 +53,7 @@ export function allRoutes(deps: RouteDeps): Route[] {
     ...ledgerRoutes(deps),
     ...checkpointRoutes(deps),
     ...shareRoutes(deps),
+    ...attestationRoutes(deps),
     ...verifyPageRoutes(),
     ...tribunalRoutes({ runledger: deps.runledger, onEnqueue: deps.tribunal.onEnqueue }),
     ...runnerRoutes({ runledger: deps.runledger, runnerToken: deps.tribunal.runnerToken }),

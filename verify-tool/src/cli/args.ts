@@ -26,6 +26,7 @@ export const USAGE = `usage:
   runledger-verify receipt [--json] [--prefix P] [--key K] SHARE.json
   runledger-verify consistency [--json] [--key K] [--proof PROOF.json] OLD NEW
   runledger-verify receipts [--json] [--key K] DIR_OR_FILE...
+  runledger-verify attestation --key K [--share SHARE.json] [--json] ATTESTATION.json
 Verifies runledger exports, shared receipts and router receipt files offline.
   --key K     trusted signing key: a verifier key string (name+id+base64) or a keys.json file
               (as served at /.well-known/runledger-keys.json); may be repeated. Without it,

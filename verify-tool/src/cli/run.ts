@@ -8,6 +8,7 @@ import { verifyExtends, type ConsistencyResult } from '../ledger/consistency.js'
 import { verifySharedReceipt } from '../ledger/shared-receipt.js';
 import type { TrustedKey } from '../note/keyring.js';
 import { parseArgs, USAGE, UsageError, type CliCommand } from './args.js';
+import { attestationCli } from './attestation.js';
 import { consistencySummary, exportSummary, receiptsSummary, receiptSummary } from './summary.js';
 import { fromHex } from '../hash/hex.js';
 import { progressBar, type ProgressBar, type ProgressStream } from './progress.js';
@@ -150,6 +151,7 @@ async function execute(command: Run, io: CliStreams): Promise<number> {
 
 /** The whole CLI as a function of argv and two streams; returns the exit code. */
 export async function runCli(argv: readonly string[], io: CliStreams): Promise<number> {
+  if (argv[0] === 'attestation') return attestationCli(argv.slice(1), io);
   let command: CliCommand;
   try {
     command = parseArgs(argv);

@@ -27,7 +27,7 @@ export interface FindingRow {
 }
 
 export interface Report {
-  subject: 'export' | 'share';
+  subject: 'export' | 'share' | 'attestation';
   /** intact: every check passed; partial: what was checked passed, but not enough to tie it to a ledger. */
   verdict: 'intact' | 'tampered' | 'unreadable' | 'partial';
   headline: string;
@@ -38,7 +38,7 @@ export interface Report {
   authorship: string;
 }
 
-interface CheckGroup {
+export interface CheckGroup {
   name: string;
   codes: readonly string[];
   passes: string;
@@ -121,7 +121,7 @@ export function authorshipText(a: Authorship): string {
   }
 }
 
-function signatureRow(a: Authorship): CheckRow {
+export function signatureRow(a: Authorship): CheckRow {
   const status: CheckStatus =
     a.status === 'verified' ? 'pass' : a.status === 'failed' ? 'fail' : 'not_checked';
   const detail =
@@ -133,7 +133,7 @@ function signatureRow(a: Authorship): CheckRow {
   return { name: SIGNATURE_CHECK, status, detail };
 }
 
-function checkRows(
+export function checkRows(
   groups: readonly CheckGroup[],
   findings: readonly { code: string }[],
   notChecked: ReadonlyMap<string, string> = new Map(),
@@ -150,7 +150,7 @@ function checkRows(
   });
 }
 
-const checkOf = (groups: readonly CheckGroup[], code: string) =>
+export const checkOf = (groups: readonly CheckGroup[], code: string) =>
   code === 'signature_invalid'
     ? SIGNATURE_CHECK
     : (groups.find((g) => g.codes.includes(code))?.name ?? code);

@@ -1,4 +1,5 @@
 import { isInputError } from '../errors.js';
+import { attestationEnvelope, verifyAttestationDocument } from './attestation.js';
 import { ExportVerifier } from '../export/verify.js';
 import type { TrustedKey } from '../note/keyring.js';
 import { SHARE_JSON_ATTACHMENT } from '../ledger/shared-receipt.js';
@@ -97,6 +98,8 @@ export async function verifyFile(file: FileLike, options: VerifyFileOptions = {}
       );
     }
     await options.onProgress?.(file.size, file.size);
+    const envelope = attestationEnvelope(doc);
+    if (envelope !== null) return verifyAttestationDocument(envelope, options.keys);
     return verifyShareDocument(doc, options.keys);
   }
   const verifier = new ExportVerifier(options.keys === undefined ? {} : { keys: options.keys });
