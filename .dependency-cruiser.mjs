@@ -27,6 +27,7 @@ const CORE_LAYERS = [
   'runs',
   'incidents',
   'share',
+  'attestations',
   'tribunal',
   'router',
 ];
