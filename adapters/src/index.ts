@@ -2,6 +2,7 @@ export * from './sqlite/index.js';
 export * from './postgres/index.js';
 export * from './mail/index.js';
 export { cryptoRandom, systemClock } from './system.js';
+export { asDiskFull } from './faults/disk-full.js';
 export * from './files/index.js';
 export * from './receipts/index.js';
 export * from './keys/index.js';
