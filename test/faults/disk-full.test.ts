@@ -18,7 +18,7 @@ import {
 import { apiClient, type Api } from '../helpers/openapi.js';
 import { spawnServer, type ServerProcess } from '../helpers/processes.js';
 import { newMember } from '../helpers/router.js';
-import { approvedRun, newProject } from '../helpers/runs.js';
+import { approvedRun, newProject, newRun } from '../helpers/runs.js';
 
 /**
  * DATA_DIR on a small tmpfs, filled to the last byte during a storm of mints, evidence uploads (the
@@ -128,23 +128,18 @@ describe.skipIf('reason' in mounted)('a full disk during a storm', () => {
     let stop = false;
 
     // Beside the mints: uploads into the blob store and router quotes into the day files.
+    // Runs made before the disk fills: an upload reaches the blob store even when the database
+    // could not take a new run.
+    const uploadRuns = await Promise.all(
+      Array.from({ length: 8 }, () => newRun(api, token, projectId)),
+    );
+    let uploads = 0;
     const upload = async () => {
-      const created = await fetch(`${server.url}/runs`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          project_id: projectId,
-          flight_sheet_id: 'agent-task-report',
-          title: 't',
-        }),
-      });
-      const run = (await created.json()) as { id?: string; detail?: string };
-      answered('run', created.status, run.detail, [201, 503]);
-      if (created.status !== 201) return;
+      const runId = uploadRuns[uploads++ % uploadRuns.length]!;
       const form = new FormData();
       form.append('label', 'trace');
       form.append('file', new Blob([Buffer.alloc(256 * 1024, 0x62)]), 'trace.bin');
-      const res = await fetch(`${server.url}/runs/${run.id}/evidence/upload`, {
+      const res = await fetch(`${server.url}/runs/${runId}/evidence/upload`, {
         method: 'POST',
         headers: { authorization: `Bearer ${token}` },
         body: form,
