@@ -11,6 +11,7 @@ export type { Deps, RunledgerPorts } from './deps.js';
 export type { Actor } from './actor.js';
 export { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, type Page, type Paged } from './paging.js';
 export { RunledgerError, type RunledgerErrorCode } from './errors.js';
+export { StorageFaultError, isStorageFault, type StorageFaultKind } from './storage-fault.js';
 
 // Each feature's use-case contract.
 export type { ApiKeyUseCases, AuthUseCases, OrgUseCases, SignIn } from './identity/api.js';

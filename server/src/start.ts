@@ -28,7 +28,7 @@ import {
 } from './ops/metrics/instrumented-storage.js';
 import { createMetrics } from './ops/metrics/registry.js';
 import { registerStorageGauges } from './ops/metrics/storage-gauges.js';
-import { receiptSinkProbe, signingKeyProbe, storageProbe } from './ops/probes.js';
+import { diskSpaceProbe, receiptSinkProbe, signingKeyProbe, storageProbe } from './ops/probes.js';
 import { Readiness } from './ops/readiness.js';
 import { startupGate } from './ops/startup-gate.js';
 import { ROUTER_API, routerRoutes } from './router-api/index.js';
@@ -126,6 +126,7 @@ export async function startServer(
       [
         storageProbe(storage),
         receiptSinkProbe(rawSink.dir),
+        diskSpaceProbe(config.dataDir),
         signingKeyProbe(config.checkpointSigner),
       ],
       (probe, error) => logger.warn({ err: error, probe }, 'readiness check failed'),

@@ -4,6 +4,7 @@ import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { BlobStore, StoredBlob } from '@runledger/core/ports';
+import { asDiskFull, diskFullAware } from '../faults/disk-full.js';
 import { durableRename, syncPath } from './durable.js';
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
@@ -33,7 +34,10 @@ export async function openFileBlobStore(dir: string): Promise<FileBlobStore> {
     );
   }
 
-  async function adopt(spoolFile: string, blob: StoredBlob): Promise<StoredBlob> {
+  const adopt = (spoolFile: string, blob: StoredBlob) =>
+    diskFullAware(() => moveIntoPlace(spoolFile, blob));
+
+  async function moveIntoPlace(spoolFile: string, blob: StoredBlob): Promise<StoredBlob> {
     const target = join(dir, blob.sha256.slice(0, 2), blob.sha256);
     if (await exists(target)) {
       await rm(spoolFile, { force: true });
@@ -52,8 +56,14 @@ export async function openFileBlobStore(dir: string): Promise<FileBlobStore> {
     async put(bytes) {
       const sha256 = createHash('sha256').update(bytes).digest('hex');
       const spoolFile = join(spoolDir, `put-${randomBytes(12).toString('hex')}`);
-      await writeFile(spoolFile, bytes);
-      return adopt(spoolFile, { sha256, size: bytes.byteLength });
+      try {
+        await writeFile(spoolFile, bytes);
+        return await moveIntoPlace(spoolFile, { sha256, size: bytes.byteLength });
+      } catch (error) {
+        // Nothing half-written stays behind (a full disk leaves a short spool file).
+        await rm(spoolFile, { force: true });
+        throw asDiskFull(error);
+      }
     },
     async prepare(source) {
       const spoolFile = join(spoolDir, `upload-${randomBytes(12).toString('hex')}`);
@@ -80,7 +90,7 @@ export async function openFileBlobStore(dir: string): Promise<FileBlobStore> {
         if (!spool.closed)
           await new Promise<void>((resolve) => spool.once('close', () => resolve()));
         await rm(spoolFile, { force: true });
-        throw error;
+        throw asDiskFull(error);
       }
       const blob = { sha256: hash.digest('hex'), size };
       return {

@@ -1,13 +1,18 @@
 import pg from 'pg';
+import { StorageFaultError } from '@runledger/core';
+import { isNoSpace } from '../faults/disk-full.js';
 import { postgresCallerClockDialect, postgresDialect, type Dialect } from '../sql/dialect.js';
 import { scoped, type ScopedSql, type Sql, type SqlParam } from '../sql/sql.js';
 import { handedOver, type CloseWith } from '../sql/write-transaction.js';
 import { beginGate, type Gate } from './begin-gate.js';
+import { isConnectionLoss } from './connection-loss.js';
 import { StatementNames } from './statement-names.js';
 
 /** Serialization failure and deadlock: the transaction did nothing and may simply run again. */
 const RETRYABLE = new Set(['40001', '40P01']);
 const ATTEMPTS = 5;
+/** A connection not made within this long fails the transaction (503) instead of holding it. */
+const CONNECT_TIMEOUT_MS = 5000;
 
 // COUNT(*), MAX() and BIGINT columns arrive as int8; every such value here is a count, size or
 // sequence number well inside the safe integer range, so they are numbers, as in SQLite.
@@ -56,6 +61,28 @@ const commitOwed = new WeakSet<pg.PoolClient>();
 
 function settleOwedCommit(client: pg.PoolClient): void {
   if (commitOwed.delete(client)) client.query('COMMIT').catch(() => undefined);
+}
+
+/**
+ * A transaction that failed for good, as the caller sees it: a lost connection or a full disk is a
+ * storage fault (503, try again), anything else is itself.
+ */
+function asStorageFault(error: unknown): unknown {
+  if (error instanceof StorageFaultError) return error;
+  if (isConnectionLoss(error)) return new StorageFaultError('database_unreachable', error);
+  if (isNoSpace(error)) return new StorageFaultError('disk_full', error);
+  return error;
+}
+
+/**
+ * The connection was lost after COMMIT was written: whether it committed is unknown. pg refuses a
+ * query on a client already known broken without writing it ("not queryable"): that COMMIT never left.
+ */
+function lostWhileCommitting(error: unknown): boolean {
+  const message = (error as { message?: unknown } | null)?.message;
+  return (
+    isConnectionLoss(error) && !(typeof message === 'string' && message.includes('not queryable'))
+  );
 }
 
 function isRetryable(error: unknown): boolean {
@@ -114,10 +141,14 @@ export class Connection {
       connectionString: options.connectionString,
       types,
       pipeline: true,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
       ...(options.schema === undefined ? {} : { options: `-c search_path=${options.schema}` }),
     });
-    // An idle client's connection error must not crash the process; the next query reports it.
+    // A connection error must not crash the process: an idle client's reaches the pool, a
+    // checked-out client's its own listener (pg rejects its queries in flight with the same error,
+    // and the pool discards it when it is released).
     pool.on('error', () => undefined);
+    pool.on('connect', (client) => client.on('error', () => undefined));
     const dialect = options.clock === 'caller' ? postgresCallerClockDialect : postgresDialect;
     const connection = new Connection(pool, dialect);
     try {
@@ -132,8 +163,9 @@ export class Connection {
 
   /**
    * Runs `fn` inside BEGIN … COMMIT on one pooled client; any throw rolls back and is rethrown.
-   * A serialization failure, a deadlock or a stale prepared statement reruns `fn` from the start, a
-   * few times at most.
+   * A serialization failure, a deadlock, a stale prepared statement or a connection lost before
+   * COMMIT was sent (PostgreSQL rolled it back) reruns `fn` from the start, a few times at most; a
+   * connection still lost then, or lost after COMMIT was sent, is a StorageFaultError.
    */
   async transaction<T>(
     fn: (sql: Sql, closeWith: CloseWith) => Promise<T>,
@@ -147,7 +179,10 @@ export class Connection {
         // unnamed until named afresh (statement-names.ts).
         const stale = isStalePlan(error);
         if (stale) this.names.forget();
-        if (attempt >= ATTEMPTS || !(stale || isRetryable(error))) throw error;
+        // Lost while committing: never run again (it may have committed), never acknowledged.
+        if (error instanceof StorageFaultError) throw error;
+        const again = stale || isRetryable(error) || isConnectionLoss(error);
+        if (attempt >= ATTEMPTS || !again) throw asStorageFault(error);
       }
     }
   }
@@ -176,6 +211,7 @@ export class Connection {
       corked = false;
     };
     let broken = false;
+    let committing = false;
     let handle: ScopedSql | null = null;
     try {
       const begin = client.query((commitOwed.delete(client) ? 'COMMIT; ' : '') + BEGIN[mode]);
@@ -203,6 +239,7 @@ export class Connection {
           throw await failed(early);
         }
         // A transaction a failed statement aborted answers COMMIT with ROLLBACK, not an error.
+        committing = true;
         const commit = client.query('COMMIT');
         // Awaited below, after the handed-over statements: not an unhandled rejection meanwhile.
         commit.catch(() => undefined);
@@ -224,7 +261,9 @@ export class Connection {
       await client.query('ROLLBACK').catch(() => {
         broken = true;
       });
-      throw error;
+      throw committing && lostWhileCommitting(error)
+        ? new StorageFaultError('outcome_unknown', error)
+        : error;
     } finally {
       // A client whose ROLLBACK failed is in an unknown state: destroy it rather than reuse it.
       client.release(broken);

@@ -3,6 +3,7 @@ import { mkdir, open, readdir, stat, truncate, type FileHandle } from 'node:fs/p
 import { join } from 'node:path';
 import { GENESIS_PARENT, formatRouterReceiptLine, sealRouterReceipt } from '@runledger/core';
 import type { ReceiptSink, RouterReceiptInput, RouterReceiptLine } from '@runledger/core/ports';
+import { asDiskFull } from '../faults/disk-full.js';
 import { syncPath } from '../files/durable.js';
 import { ROUTER_DAY_FILE, routerDayFileName } from '@runledger/verify';
 import { anchorQueue } from './anchor-queue.js';
@@ -38,6 +39,20 @@ export interface JsonlReceiptSink extends ReceiptSink {
 const DSYNC = constants.O_DSYNC;
 const APPEND_FLAGS =
   DSYNC === undefined ? 'a' : constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | DSYNC;
+
+/**
+ * Writes all of `text` or throws: one write(2) may write less than asked (a full disk takes what
+ * fits and fails only the next write), and a short write must not pass for a durable line.
+ */
+async function appendAll(handle: FileHandle, text: string): Promise<void> {
+  const bytes = Buffer.from(text);
+  const { bytesWritten } = await handle.write(bytes);
+  if (bytesWritten < bytes.length) {
+    throw Object.assign(new Error(`short write: ${bytesWritten} of ${bytes.length} bytes`), {
+      code: 'ENOSPC',
+    });
+  }
+}
 
 /** The day file name written without anchoring (embedders without a key; earlier versions). */
 export const receiptFileName = (date: string) => `${date}.receipts.jsonl`;
@@ -142,7 +157,7 @@ export async function openJsonlReceiptSink(
         lastChecksum = line.checksum_sha256;
         index += 1;
       }
-      await file.handle.write(text);
+      await appendAll(file.handle, text);
       if (DSYNC === undefined) await file.handle.datasync();
       file.seq = seq;
       file.lastChecksum = lastChecksum;
@@ -159,8 +174,10 @@ export async function openJsonlReceiptSink(
       try {
         await writeBatch(batch);
       } catch (error) {
-        // Nothing of a failed batch is acknowledged; reopen the day file so its state is re-read from disk.
-        for (const pending of batch) pending.reject(error);
+        // Nothing of a failed batch is acknowledged; reopen the day file so its state is re-read
+        // from disk (a torn last line cut off; whole lines of the batch that did land stay, and the
+        // receipt outbox skips them when it appends what the batch owed).
+        for (const pending of batch) pending.reject(asDiskFull(error));
         if (current !== null) {
           await current.handle.close().catch(() => undefined);
           current = null;

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { asDiskFull } from '../faults/disk-full.js';
 import { sqliteDialect } from '../sql/dialect.js';
 import type { Sql, SqlParam } from '../sql/sql.js';
 
@@ -24,12 +25,15 @@ function bind(params: readonly SqlParam[]): Bound[] {
   return params.map((p) => (typeof p === 'number' && Number.isSafeInteger(p) ? BigInt(p) : p));
 }
 
-/** The synchronous call as a settled promise: a throw becomes a rejection, never an exception. */
+/**
+ * The synchronous call as a settled promise: a throw becomes a rejection, never an exception, and a
+ * full disk a `disk_full` storage fault (503).
+ */
 function settle<T>(f: () => T): Promise<T> {
   try {
     return Promise.resolve(f());
   } catch (error) {
-    return Promise.reject(error as Error);
+    return Promise.reject(asDiskFull(error) as Error);
   }
 }
 

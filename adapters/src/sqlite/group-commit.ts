@@ -1,3 +1,4 @@
+import { StorageFaultError } from '@runledger/core';
 import type { Sql } from '../sql/sql.js';
 import { scoped } from '../sql/sql.js';
 import { handedOver, type CloseWith } from '../sql/write-transaction.js';
@@ -96,6 +97,9 @@ export class GroupCommit {
     const failure = handle.failure();
     const failed = outcome.ok ? (failure ?? (await handed.rejection())) : null;
     if (failed !== null) outcome = { ok: false, error: failed.error };
+    // A full disk may have rolled back the whole batch (SQLite's automatic rollback after
+    // SQLITE_FULL), not just this savepoint: the batch fails, none of it acknowledged.
+    if (!outcome.ok && outcome.error instanceof StorageFaultError) throw outcome.error;
     // RELEASE keeps savepoints one deep: nested ones would journal each page once per level.
     if (!outcome.ok) await this.sql.run('ROLLBACK TO tx');
     await this.sql.run('RELEASE tx');

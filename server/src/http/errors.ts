@@ -1,4 +1,4 @@
-import { RunledgerError, type RunledgerErrorCode } from '@runledger/core';
+import { RunledgerError, StorageFaultError, type RunledgerErrorCode } from '@runledger/core';
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { prefersHtml } from './negotiation.js';
@@ -85,6 +85,12 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     if (error instanceof RunledgerError) {
       securityEvent(logger, error, req, res);
       if (error instanceof RateLimitedError) {
+        res.setHeader('Retry-After', String(error.retryAfterSeconds));
+      }
+      // A full disk or a lost database (docs/operations.md, "Storage faults"): the driver's error
+      // for the log, a 503 with Retry-After for the client.
+      if (error instanceof StorageFaultError) {
+        logger.warn({ err: error.cause, kind: error.kind, req_id: req.id }, 'storage fault');
         res.setHeader('Retry-After', String(error.retryAfterSeconds));
       }
       const status = STATUS_OF[error.code];

@@ -1,3 +1,4 @@
+import { asDiskFull } from '@runledger/adapters';
 import { RunledgerError } from '@runledger/core';
 import { type BlobStore, type PreparedBlob } from '@runledger/core/ports';
 import type { Request, Response } from 'express';
@@ -23,6 +24,9 @@ export interface ReceivedUpload {
 
 /** multer's error codes → what the client is told. Sizes are 413; every other shape problem is 400. */
 function uploadError(error: unknown, spec: UploadSpec): RunledgerError {
+  // A full disk is a 503, whether the blob store or the file part's stream reported it first.
+  const fault = asDiskFull(error);
+  if (fault instanceof RunledgerError) return fault;
   if (!(error instanceof multer.MulterError)) {
     return new RunledgerError('invalid_input', 'malformed multipart body', { cause: error });
   }

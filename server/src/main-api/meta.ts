@@ -21,7 +21,7 @@ export function metaRoutes(readiness: Readiness): Route[] {
       summary: 'Readiness: storage answers a query and the receipt sink takes a write',
       description:
         '503 with a detail naming what is not ready: `starting`, `draining` (after SIGTERM), or the ' +
-        'failing checks (`storage`, `receipt_sink`). Load balancers route only to a ready instance.',
+        'failing checks (`storage`, `receipt_sink`, `disk_space`, `signing_key`). Load balancers route only to a ready instance.',
       tag: 'meta',
       auth: 'none',
       status: 200,

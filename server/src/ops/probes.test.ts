@@ -1,6 +1,7 @@
 import { testCheckpointSigner } from '@runledger/core/testing';
 import { describe, expect, it } from 'vitest';
-import { signingKeyProbe } from './probes.js';
+import { tmpdir } from 'node:os';
+import { diskSpaceProbe, signingKeyProbe } from './probes.js';
 
 describe('the signing key readiness probe', () => {
   it('passes for a key that signs under its published public key', async () => {
@@ -22,5 +23,17 @@ describe('the signing key readiness probe', () => {
       },
     };
     await expect(signingKeyProbe(broken).check()).rejects.toThrow(/the key is gone/);
+  });
+});
+
+describe('the disk space readiness probe', () => {
+  it('passes while the file system has more room than the floor', async () => {
+    await expect(diskSpaceProbe(tmpdir(), 1).check()).resolves.toBeUndefined();
+  });
+
+  it('fails when the room is under the floor, naming both', async () => {
+    await expect(diskSpaceProbe(tmpdir(), Number.MAX_SAFE_INTEGER).check()).rejects.toThrow(
+      /bytes free on the data directory's file system, under/,
+    );
   });
 });

@@ -1,5 +1,5 @@
 import { createPublicKey, verify } from 'node:crypto';
-import { open, unlink } from 'node:fs/promises';
+import { open, statfs, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CheckpointSigner, Storage } from '@runledger/core/ports';
 import type { ReadinessProbe } from './readiness.js';
@@ -30,6 +30,32 @@ export function receiptSinkProbe(dir: string): ReadinessProbe {
         await handle.close();
       }
       await unlink(file);
+    },
+  };
+}
+
+/**
+ * Below this much free space on DATA_DIR's file system the instance says it is not ready: SQLite's
+ * WAL, an upload's spool file and a day file's batch all need room before they can be acknowledged.
+ */
+export const DISK_SPACE_FLOOR_BYTES = 16 * 1024 * 1024;
+
+/**
+ * DATA_DIR's file system has room (statfs: the bytes an unprivileged writer may still use), so a
+ * nearly full disk shows on /ready while its writes are answered 503, and clears by itself once
+ * space is freed.
+ */
+export function diskSpaceProbe(dir: string, floorBytes = DISK_SPACE_FLOOR_BYTES): ReadinessProbe {
+  return {
+    name: 'disk_space',
+    check: async () => {
+      const { bavail, bsize } = await statfs(dir);
+      const free = bavail * bsize;
+      if (free < floorBytes) {
+        throw new Error(
+          `${free} bytes free on the data directory's file system, under ${floorBytes}`,
+        );
+      }
     },
   };
 }
