@@ -5,7 +5,7 @@ import { readOrCreateSecretFile } from '@runledger/adapters';
 import { ConfigError } from './config-error.js';
 import { loadSigningConfig, type SigningConfig } from './signing-config.js';
 
-/** Everything the server reads from the environment (README.md, Configuration), parsed once at start. */
+/** Everything the server reads from the environment (docs/configuration.md), parsed once at start. */
 export interface ServerConfig extends SigningConfig {
   port: number;
   host: string;
@@ -166,7 +166,7 @@ export function loadConfig(
     );
   }
 
-  // Unset: the local address of this listener, so dev links work on any PORT (8080 by default, README.md, Configuration).
+  // Unset: the local address of this listener, so dev links work on any PORT (8080 by default, docs/configuration.md).
   const publicBaseUrl = (
     env.PUBLIC_BASE_URL ?? `http://localhost:${port === 0 ? 8080 : port}`
   ).replace(/\/+$/, '');

@@ -16,7 +16,7 @@ import { createRunledger, defaultRunledgerConfig } from '@runledger/core';
 import type { Storage } from '@runledger/core/ports';
 import { goodReport as report } from './world.js';
 
-describe("the README's embedding example", () => {
+describe('the embedding example of docs/embedding.md', () => {
   let dir: string;
   let storage: Storage | undefined;
   let receiptSink: JsonlReceiptSink | undefined;
@@ -30,7 +30,7 @@ describe("the README's embedding example", () => {
   });
 
   it('goes from sign-in to a minted receipt and a verified ledger in-process, without HTTP', async () => {
-    // ---- the example, as the README shows it (data dir replaced by a temporary one) ----
+    // ---- the example, as docs/embedding.md shows it (data dir replaced by a temporary one) ----
     storage = await openSqliteStorage({ file: join(dir, 'runledger.sqlite') });
     const blobs = await openFileBlobStore(join(dir, 'blobs'));
     receiptSink = await openJsonlReceiptSink(join(dir, 'receipts'));

@@ -10,7 +10,7 @@ import { offlineRunner, packWorkspaces, run, type Packed } from './tarballs.js';
 /**
  * Packs the publishable packages the way `npm publish` would, installs the tarballs into an empty
  * project (no workspace, no link back to this repository) and uses them there: the verifier's bin
- * with the network unavailable, the CLI's bin, and the README's embedding example, type-checked and
+ * with the network unavailable, the CLI's bin, and the embedding example of docs/embedding.md, type-checked and
  * run exactly as printed.
  */
 const PACKAGES = ['verify-tool', 'core', 'adapters', 'cli', 'server'] as const;
@@ -175,12 +175,12 @@ describe('the packed packages, installed into an empty project', () => {
     expect(await exited).toBe(0);
   }, 60_000);
 
-  it("type-checks and runs the README's embedding example as printed", async () => {
-    const readme = await readFile(join(root, 'README.md'), 'utf8');
-    const example = embeddingExample(readme);
+  it('type-checks and runs the embedding example of docs/embedding.md as printed', async () => {
+    const doc = await readFile(join(root, 'docs', 'embedding.md'), 'utf8');
+    const example = embeddingExample(doc);
     // The install line names exactly the packages the example imports (and verify, which core needs).
     const imported = [...example.matchAll(/from '(@runledger\/[a-z-]+)'/g)].map((m) => m[1]);
-    expect(installLine(readme)).toEqual(expect.arrayContaining(imported));
+    expect(installLine(doc)).toEqual(expect.arrayContaining(imported));
 
     await writeFile(join(app, 'example.ts'), example);
     await writeFile(
