@@ -5,6 +5,7 @@ import { accessLog } from './http/access-log.js';
 import { markEmptyBody } from './http/empty-body.js';
 import { errorHandler, notFoundRoute } from './http/errors.js';
 import { openApiDocument, type ApiDescription } from './http/openapi.js';
+import { checkJsonBody } from './http/json-bytes.js';
 import { requestId } from './http/request-id.js';
 import type { HttpDeps, Route } from './http/route.js';
 import { httpMetrics } from './ops/metrics/http-metrics.js';
@@ -46,7 +47,10 @@ export function createApp({
       limit: jsonBodyLimit,
       strict: true,
       type: 'application/json',
-      verify: markEmptyBody,
+      verify(req, res, bytes, charset) {
+        markEmptyBody(req, res, bytes);
+        checkJsonBody(bytes, charset);
+      },
     }),
   );
 

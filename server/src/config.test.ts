@@ -102,6 +102,11 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATA_DIR: dataDir, INSTANCE_ID: 'a/b' })).toThrow(/INSTANCE_ID/);
   });
 
+  it('names no instance unless INSTANCE_ID is set (day files YYYY-MM-DD.receipts.jsonl)', () => {
+    expect(loadConfig({ DATA_DIR: dataDir }).instanceId).toBeNull();
+    expect(loadConfig({ DATA_DIR: dataDir, INSTANCE_ID: '' }).instanceId).toBeNull();
+  });
+
   it('uses PostgreSQL only when DATABASE_URL is set and non-empty', () => {
     expect(loadConfig({ DATA_DIR: dataDir }).databaseUrl).toBeNull();
     expect(loadConfig({ DATA_DIR: dataDir, DATABASE_URL: '' }).databaseUrl).toBeNull();

@@ -1,4 +1,3 @@
-import { hostname } from 'node:os';
 import { checkpointSigner, devSigningKey, type RetiredKey } from '@runledger/adapters';
 import type { CheckpointSigner } from '@runledger/core/ports';
 import { z } from 'zod';
@@ -10,8 +9,11 @@ type Env = Record<string, string | undefined>;
 export interface SigningConfig {
   /** SIGNING_KEY, or in development the key generated into DATA_DIR/signing-key. */
   checkpointSigner: CheckpointSigner;
-  /** INSTANCE_ID: names this instance's router day files (default: the host name, cleaned). */
-  instanceId: string;
+  /**
+   * INSTANCE_ID: names this instance's router day files, `YYYY-MM-DD.<id>.receipts.jsonl`; null
+   * (unset) writes `YYYY-MM-DD.receipts.jsonl` (docs/checkpoints.md#router-day-files).
+   */
+  instanceId: string | null;
 }
 
 const Iso = z.iso.datetime();
@@ -37,12 +39,9 @@ function retiredKeys(raw: string | undefined): RetiredKey[] {
   return parsed.data;
 }
 
-function instanceIdFrom(env: Env): string {
-  const raw =
-    env.INSTANCE_ID ??
-    hostname()
-      .replace(/[^A-Za-z0-9_-]/g, '-')
-      .slice(0, 64);
+function instanceIdFrom(env: Env): string | null {
+  const raw = env.INSTANCE_ID;
+  if (raw === undefined || raw === '') return null;
   if (!INSTANCE_ID.test(raw)) {
     throw new ConfigError(`INSTANCE_ID must be 1 to 64 letters, digits, '-' or '_', got "${raw}"`);
   }

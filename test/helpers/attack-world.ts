@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { signIn, tokenOfLink, type SignedIn } from './auth.js';
 import { captureLog, type CapturedLog } from './captured-log.js';
 import { apiClient, type Api } from './openapi.js';
+import type { Engine } from './postgres.js';
 import { lease, newJob, newMember, newWorker, REGISTRATION_KEY, type Leased } from './router.js';
 import { approvedRun, mint, newProject, newRun, type MintedReceipt } from './runs.js';
 import { startTestServer, type TestServer } from './server.js';
@@ -114,8 +115,19 @@ async function newOrg(main: Api, email: string): Promise<Org> {
   };
 }
 
-/** A real server on both listeners with two organizations, a member, keys, invites, workers and leases. */
-export async function startAttackWorld(): Promise<AttackWorld> {
+/** Raw row access is SQLite's: a world on PostgreSQL is for requests only (the fuzzer's). */
+const NO_RAW_DB: RawDb = {
+  all: () => Promise.reject(new Error('raw rows: this attack world runs on PostgreSQL')),
+  run: () => Promise.reject(new Error('raw rows: this attack world runs on PostgreSQL')),
+  exec: () => Promise.reject(new Error('raw rows: this attack world runs on PostgreSQL')),
+  close: () => Promise.resolve(),
+};
+
+/**
+ * A real server on both listeners with two organizations, a member, keys, invites, workers and
+ * leases, on SQLite unless `engine` says otherwise (then `db` and `snapshot` are not available).
+ */
+export async function startAttackWorld(engine: Engine = 'sqlite'): Promise<AttackWorld> {
   const log = captureLog();
   const server = await startTestServer(
     {
@@ -127,7 +139,7 @@ export async function startAttackWorld(): Promise<AttackWorld> {
       AUTH_REQUEST_LIMIT_PER_IP: '1000',
       AUTH_VERIFY_LIMIT_PER_IP: '1000',
     },
-    { logger: log.logger },
+    { logger: log.logger, engine },
   );
   const { api: main } = await apiClient(server.url);
   const { api: router } = await apiClient(server.routerUrl);
@@ -222,17 +234,20 @@ export async function startAttackWorld(): Promise<AttackWorld> {
   expect2xx('cancel', (await router('POST', `/jobs/${jobThree}/cancel`, { body: {} })).status, '');
   for (const l of [leaseOne, leaseTwo, third]) remember(l.lease_token);
 
-  const db = await openRawDb(server.dataDir);
+  const db = engine === 'sqlite' ? await openRawDb(server.dataDir) : NO_RAW_DB;
   const tables = (
-    await db.all<{ name: string }>(
-      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
-    )
+    engine === 'sqlite'
+      ? await db.all<{ name: string }>(
+          "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+        )
+      : []
   )
     .map((t) => t.name)
     // A refused attempt is counted by the rate limits: that change is the limit working, not a leak.
     .filter((name) => name !== 'rate_limit_windows');
 
   async function snapshot(): Promise<Record<string, string>> {
+    if (engine !== 'sqlite') throw new Error('snapshot: this attack world runs on PostgreSQL');
     const state: Record<string, string> = {};
     for (const table of tables.filter((t) => !VOLATILE_TABLES.has(t))) {
       const rows = await db.all(`SELECT * FROM "${table}" ORDER BY rowid`);

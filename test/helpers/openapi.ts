@@ -19,7 +19,7 @@ export interface ApiResponse<T = Json> {
 }
 
 export interface ApiOptions {
-  /** An object is sent as JSON; a string is sent as is (for malformed bodies). */
+  /** An object is sent as JSON; a string or bytes are sent as is (for malformed bodies). */
   body?: unknown;
   token?: string;
   headers?: Record<string, string>;
@@ -117,9 +117,12 @@ export async function apiClient(baseUrl: string) {
       ...(options.headers ?? {}),
     };
     if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
-    let body: string | FormData | undefined = options.form;
+    let body: string | Uint8Array | FormData | undefined = options.form;
     if (options.body !== undefined) {
-      body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+      body =
+        typeof options.body === 'string' || options.body instanceof Uint8Array
+          ? options.body
+          : JSON.stringify(options.body);
       if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
         headers['content-type'] = 'application/json';
       }

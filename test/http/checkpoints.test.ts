@@ -158,6 +158,15 @@ describe('signed checkpoints and proofs over HTTP', () => {
     expect(typeof body.detail).toBe('string');
   });
 
+  it('says which bound a size broke: second for first, the tree size for second', async () => {
+    const firstAfter = await get<{ detail: string }>('/ledger/proof/consistency?first=2&second=1');
+    expect(firstAfter.body.detail).toBe('first must be an integer from 1 to second (1)');
+    const pastTree = await get<{ detail: string }>(
+      `/ledger/proof/consistency?first=1&second=${N + 1}`,
+    );
+    expect(pastTree.body.detail).toBe(`second must be an integer from 1 to the tree size (${N})`);
+  });
+
   it('answers 404 for another organization’s receipt or an unknown one, 401 without a credential', async () => {
     const foreign = await get<{ detail: string }>(
       `/ledger/proof/inclusion?receipt_id=${bobs.receipt_id}`,

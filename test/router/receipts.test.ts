@@ -2,7 +2,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { hashSecret } from '@runledger/core';
 import { verifyRouterReceiptFiles } from '@runledger/verify';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   lease,
   newJob,
@@ -76,7 +76,15 @@ describe('router receipts and secrets on disk', () => {
     });
     await newJob(world.api, memberId);
     const [file] = await receiptFiles(world.server.dataDir);
-    expect(await verifyRouterReceiptFiles(file!)).toMatchObject({ ok: true, receipts_checked: 3 });
+    // The anchor is written behind the appends: wait until it has caught up with the file.
+    await vi.waitFor(
+      async () =>
+        expect(await verifyRouterReceiptFiles(file!)).toMatchObject({
+          ok: true,
+          receipts_checked: 3,
+        }),
+      { timeout: 20_000, interval: 50 },
+    );
 
     const text = await readFile(file!, 'utf8');
     const lines = text.split('\n');

@@ -5,10 +5,13 @@ import { routerAnchorFileName, signRouterAnchor } from '@runledger/verify';
 
 /** What anchors an instance's day files: its name, the key, and the host of PUBLIC_BASE_URL. */
 export interface RouterAnchoring {
-  /** INSTANCE_ID: day files are `YYYY-MM-DD.<instance>.receipts.jsonl`. */
-  instance: string;
+  /**
+   * INSTANCE_ID, when set: day files are `YYYY-MM-DD.<instance>.receipts.jsonl`. Null (the
+   * default): `YYYY-MM-DD.receipts.jsonl`, the name docs/router.md gives.
+   */
+  instance: string | null;
   signer: CheckpointSigner;
-  /** The host of PUBLIC_BASE_URL: anchors' origin is `<host>/router/<instance>/<date>`. */
+  /** The host of PUBLIC_BASE_URL: anchors' origin is `<host>/router/[<instance>/]<date>`. */
   host: string;
   /** The signing time of each anchor. */
   now: () => Date;

@@ -54,14 +54,33 @@ async function appendAll(handle: FileHandle, text: string): Promise<void> {
   }
 }
 
-/** The day file name written without anchoring (embedders without a key; earlier versions). */
+/** The day file name without an instance: the default, and what embedders without a key write. */
 export const receiptFileName = (date: string) => `${date}.receipts.jsonl`;
 
+const dayFileName = (date: string, instance: string | null) =>
+  instance === null ? receiptFileName(date) : routerDayFileName(date, instance);
+
 /**
- * Router receipts as one JSON object per line in `dir/YYYY-MM-DD.<instance>.receipts.jsonl` (UTC
- * date of created_at), each file anchored by `<file>.anchor`, a signed note over its line count and
- * last checksum, replaced behind the appends (docs/checkpoints.md#router-day-files). Without
- * `anchoring` the file is `YYYY-MM-DD.receipts.jsonl` and has no anchor.
+ * The day files this instance re-signs when it opens. Unnamed files from before anchors existed may
+ * share the folder with the default's unnamed files: those dated before the first anchor in the
+ * folder are left as they are (the verifier reports them as unanchored).
+ */
+function ownDayFiles(names: readonly string[], instance: string | null): string[] {
+  const anchors = new Set(names.filter((n) => n.endsWith('.anchor')));
+  const since = [...anchors].map((n) => n.slice(0, 10)).sort()[0];
+  return names.filter((name) => {
+    const match = ROUTER_DAY_FILE.exec(name);
+    if (match === null || (match[2] ?? null) !== instance) return false;
+    if (instance !== null || anchors.has(`${name}.anchor`)) return true;
+    return since !== undefined && match[1]! >= since;
+  });
+}
+
+/**
+ * Router receipts as one JSON object per line in `dir/YYYY-MM-DD.receipts.jsonl` (UTC date of
+ * created_at; `YYYY-MM-DD.<instance>.receipts.jsonl` when the anchoring names an instance), each
+ * file anchored by `<file>.anchor`, a signed note over its line count and last checksum, replaced
+ * behind the appends (docs/checkpoints.md#router-day-files). Without `anchoring` there is no anchor.
  * Appends are queued and written in batches: one durable write acknowledges every line of a batch,
  * so throughput grows with load while each promise still resolves only after its line is on disk.
  * The anchor is derived from the file and is not waited for (`anchorQueue`): `close` waits for it.
@@ -71,8 +90,7 @@ export async function openJsonlReceiptSink(
   dir: string,
   anchoring?: RouterAnchoring,
 ): Promise<JsonlReceiptSink> {
-  const fileName = (date: string) =>
-    anchoring === undefined ? receiptFileName(date) : routerDayFileName(date, anchoring.instance);
+  const fileName = (date: string) => dayFileName(date, anchoring?.instance ?? null);
   const anchors =
     anchoring === undefined
       ? null
@@ -116,9 +134,9 @@ export async function openJsonlReceiptSink(
 
   // A crash between a batch's lines and its anchor leaves an old anchor: re-sign what is on disk.
   if (anchoring !== undefined) {
-    for (const name of (await readdir(dir)).sort()) {
-      const match = ROUTER_DAY_FILE.exec(name);
-      if (match?.[2] !== anchoring.instance) continue;
+    const names = (await readdir(dir)).sort();
+    const ours = ownDayFiles(names, anchoring.instance);
+    for (const name of ours) {
       const state = await recover(join(dir, name));
       if (state === null) continue;
       await writeRouterAnchor(

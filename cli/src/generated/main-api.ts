@@ -2437,6 +2437,24 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Server error */
       500: {
         headers: {
@@ -2468,6 +2486,24 @@ export interface operations {
       };
       /** @description Bad input: malformed JSON, or a field that is missing, mistyped or not allowed */
       400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -2535,7 +2571,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Wrong Content-Type for the request body */
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
       415: {
         headers: {
           [name: string]: unknown;
@@ -2587,6 +2623,24 @@ export interface operations {
       };
       /** @description Bad input: malformed JSON, or a field that is missing, mistyped or not allowed */
       400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -2654,7 +2708,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Wrong Content-Type for the request body */
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
       415: {
         headers: {
           [name: string]: unknown;
@@ -2706,6 +2760,24 @@ export interface operations {
       };
       /** @description Bad input: malformed JSON, or a field that is missing, mistyped or not allowed */
       400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -2782,7 +2854,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Wrong Content-Type for the request body */
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
       415: {
         headers: {
           [name: string]: unknown;
@@ -2847,6 +2919,24 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Server error */
       500: {
         headers: {
@@ -2887,6 +2977,24 @@ export interface operations {
       };
       /** @description Missing, invalid or expired credentials */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -2963,7 +3071,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Wrong Content-Type for the request body */
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
       415: {
         headers: {
           [name: string]: unknown;
@@ -3016,6 +3124,24 @@ export interface operations {
       };
       /** @description Missing, invalid or expired credentials */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -3076,6 +3202,24 @@ export interface operations {
       };
       /** @description Authenticated but not allowed */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -3161,7 +3305,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Wrong Content-Type for the request body */
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
       415: {
         headers: {
           [name: string]: unknown;
@@ -3244,6 +3388,24 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Server error */
       500: {
         headers: {
@@ -3311,6 +3473,24 @@ export interface operations {
       };
       /** @description State conflict */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -3407,7 +3587,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Wrong Content-Type for the request body */
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
       415: {
         headers: {
           [name: string]: unknown;
@@ -3469,6 +3649,24 @@ export interface operations {
       };
       /** @description Authenticated but not allowed */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -3545,7 +3743,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Wrong Content-Type for the request body */
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
       415: {
         headers: {
           [name: string]: unknown;
@@ -3619,6 +3817,24 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Server error */
       500: {
         headers: {
@@ -3683,6 +3899,24 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Server error */
       500: {
         headers: {
@@ -3732,6 +3966,24 @@ export interface operations {
       };
       /** @description Authenticated but not allowed */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -3795,6 +4047,24 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Server error */
       500: {
         headers: {
@@ -3839,6 +4109,24 @@ export interface operations {
       };
       /** @description Missing, invalid or expired credentials */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -3906,7 +4194,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Wrong Content-Type for the request body */
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
       415: {
         headers: {
           [name: string]: unknown;
@@ -3973,6 +4261,24 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Server error */
       500: {
         headers: {
@@ -4018,6 +4324,24 @@ export interface operations {
       };
       /** @description Missing, invalid or expired credentials */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -4103,7 +4427,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Wrong Content-Type for the request body */
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
       415: {
         headers: {
           [name: string]: unknown;
@@ -4170,6 +4494,24 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Server error */
       500: {
         headers: {
@@ -4216,6 +4558,24 @@ export interface operations {
       };
       /** @description Missing, invalid or expired credentials */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -4292,7 +4652,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Wrong Content-Type for the request body */
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
       415: {
         headers: {
           [name: string]: unknown;
@@ -4359,6 +4719,24 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Server error */
       500: {
         headers: {
@@ -4410,6 +4788,24 @@ export interface operations {
       };
       /** @description Not found (or it belongs to another organization) */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -4497,7 +4893,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Wrong Content-Type for the request body */
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
       415: {
         headers: {
           [name: string]: unknown;
@@ -4590,7 +4986,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Wrong Content-Type for the request body */
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
       415: {
         headers: {
           [name: string]: unknown;
@@ -4658,6 +5054,24 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Server error */
       500: {
         headers: {
@@ -4709,6 +5123,24 @@ export interface operations {
       };
       /** @description Not found (or it belongs to another organization) */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -4796,7 +5228,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Wrong Content-Type for the request body */
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
       415: {
         headers: {
           [name: string]: unknown;
@@ -4865,6 +5297,24 @@ export interface operations {
       };
       /** @description State conflict */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -4953,7 +5403,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Wrong Content-Type for the request body */
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
       415: {
         headers: {
           [name: string]: unknown;
@@ -5029,6 +5479,24 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Server error */
       500: {
         headers: {
@@ -5080,6 +5548,24 @@ export interface operations {
       };
       /** @description Not found (or it belongs to another organization) */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -5145,6 +5631,24 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Server error */
       500: {
         headers: {
@@ -5196,6 +5700,24 @@ export interface operations {
       };
       /** @description Not found (or it belongs to another organization) */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -5292,7 +5814,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Wrong Content-Type for the request body */
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
       415: {
         headers: {
           [name: string]: unknown;
@@ -5377,6 +5899,24 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Server error */
       500: {
         headers: {
@@ -5428,6 +5968,24 @@ export interface operations {
       };
       /** @description Not found (or it belongs to another organization) */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -5515,7 +6073,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Wrong Content-Type for the request body */
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
       415: {
         headers: {
           [name: string]: unknown;
@@ -5578,6 +6136,24 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Server error */
       500: {
         headers: {
@@ -5625,6 +6201,24 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Server error */
       500: {
         headers: {
@@ -5665,6 +6259,24 @@ export interface operations {
       };
       /** @description Missing, invalid or expired credentials */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -5726,6 +6338,24 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Server error */
       500: {
         headers: {
@@ -5757,6 +6387,24 @@ export interface operations {
       };
       /** @description Bad input: malformed JSON, or a field that is missing, mistyped or not allowed */
       400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -5804,6 +6452,24 @@ export interface operations {
       };
       /** @description Missing, invalid or expired credentials */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -5871,6 +6537,24 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Server error */
       500: {
         headers: {
@@ -5916,6 +6600,24 @@ export interface operations {
       };
       /** @description Missing, invalid or expired credentials */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -5975,6 +6677,26 @@ export interface operations {
           'text/html': string;
         };
       };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+          'text/html': string;
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+          'text/html': string;
+        };
+      };
       /** @description Server error */
       500: {
         headers: {
@@ -6018,6 +6740,26 @@ export interface operations {
       };
       /** @description Not found (or it belongs to another organization) */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+          'text/html': string;
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+          'text/html': string;
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -6314,6 +7056,24 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Server error */
       500: {
         headers: {
@@ -6361,6 +7121,24 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Server error */
       500: {
         headers: {
@@ -6401,6 +7179,24 @@ export interface operations {
       };
       /** @description Bad input: malformed JSON, or a field that is missing, mistyped or not allowed */
       400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -6486,7 +7282,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Wrong Content-Type for the request body */
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
       415: {
         headers: {
           [name: string]: unknown;
@@ -6546,6 +7342,24 @@ export interface operations {
       };
       /** @description Not found (or it belongs to another organization) */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -6640,7 +7454,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Wrong Content-Type for the request body */
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
       415: {
         headers: {
           [name: string]: unknown;
@@ -6716,7 +7530,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Wrong Content-Type for the request body */
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
       415: {
         headers: {
           [name: string]: unknown;
@@ -6814,7 +7628,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Wrong Content-Type for the request body */
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
       415: {
         headers: {
           [name: string]: unknown;
@@ -6912,7 +7726,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Wrong Content-Type for the request body */
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
       415: {
         headers: {
           [name: string]: unknown;
@@ -7010,7 +7824,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Wrong Content-Type for the request body */
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
       415: {
         headers: {
           [name: string]: unknown;
@@ -7108,7 +7922,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Wrong Content-Type for the request body */
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
       415: {
         headers: {
           [name: string]: unknown;
@@ -7186,7 +8000,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Wrong Content-Type for the request body */
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
       415: {
         headers: {
           [name: string]: unknown;

@@ -951,6 +951,24 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Server error */
       500: {
         headers: {
@@ -982,6 +1000,24 @@ export interface operations {
       };
       /** @description Bad input: malformed JSON, or a field that is missing, mistyped or not allowed */
       400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -1031,6 +1067,24 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Server error */
       500: {
         headers: {
@@ -1073,6 +1127,24 @@ export interface operations {
       };
       /** @description Not found (or it belongs to another organization) */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -1131,7 +1203,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Wrong Content-Type for the request body */
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
       415: {
         headers: {
           [name: string]: unknown;
@@ -1182,6 +1254,24 @@ export interface operations {
       };
       /** @description Not found (or it belongs to another organization) */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -1251,7 +1341,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Wrong Content-Type for the request body */
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
       415: {
         headers: {
           [name: string]: unknown;
@@ -1309,6 +1399,24 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Server error */
       500: {
         headers: {
@@ -1344,6 +1452,24 @@ export interface operations {
       };
       /** @description Bad input: malformed JSON, or a field that is missing, mistyped or not allowed */
       400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -1402,7 +1528,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Wrong Content-Type for the request body */
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
       415: {
         headers: {
           [name: string]: unknown;
@@ -1453,6 +1579,24 @@ export interface operations {
       };
       /** @description Not found (or it belongs to another organization) */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -1540,7 +1684,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Wrong Content-Type for the request body */
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
       415: {
         headers: {
           [name: string]: unknown;
@@ -1580,6 +1724,24 @@ export interface operations {
       };
       /** @description Bad input: malformed JSON, or a field that is missing, mistyped or not allowed */
       400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -1638,7 +1800,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Wrong Content-Type for the request body */
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
       415: {
         headers: {
           [name: string]: unknown;
@@ -1716,7 +1878,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Wrong Content-Type for the request body */
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
       415: {
         headers: {
           [name: string]: unknown;
@@ -1794,7 +1956,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Wrong Content-Type for the request body */
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
       415: {
         headers: {
           [name: string]: unknown;
@@ -1845,6 +2007,24 @@ export interface operations {
       };
       /** @description Not found (or it belongs to another organization) */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -1923,7 +2103,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Wrong Content-Type for the request body */
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
       415: {
         headers: {
           [name: string]: unknown;
@@ -2003,7 +2183,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Wrong Content-Type for the request body */
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
       415: {
         headers: {
           [name: string]: unknown;
@@ -2083,7 +2263,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Wrong Content-Type for the request body */
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
       415: {
         headers: {
           [name: string]: unknown;
@@ -2152,7 +2332,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Wrong Content-Type for the request body */
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
       415: {
         headers: {
           [name: string]: unknown;
@@ -2230,7 +2410,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Wrong Content-Type for the request body */
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
       415: {
         headers: {
           [name: string]: unknown;
@@ -2306,7 +2486,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Wrong Content-Type for the request body */
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
       415: {
         headers: {
           [name: string]: unknown;
@@ -2395,7 +2575,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Wrong Content-Type for the request body */
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
       415: {
         headers: {
           [name: string]: unknown;
@@ -2484,7 +2664,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Wrong Content-Type for the request body */
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
       415: {
         headers: {
           [name: string]: unknown;
@@ -2573,7 +2753,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Wrong Content-Type for the request body */
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
       415: {
         headers: {
           [name: string]: unknown;
@@ -2662,7 +2842,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Wrong Content-Type for the request body */
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
       415: {
         headers: {
           [name: string]: unknown;
@@ -2751,7 +2931,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Wrong Content-Type for the request body */
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
       415: {
         headers: {
           [name: string]: unknown;
@@ -2840,7 +3020,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Wrong Content-Type for the request body */
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
       415: {
         headers: {
           [name: string]: unknown;

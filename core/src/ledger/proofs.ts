@@ -10,9 +10,10 @@ type ProofUseCases = Pick<
   'checkpoint' | 'inclusionProof' | 'consistencyProof' | 'publishedKeys'
 >;
 
-function sizeOf(name: string, value: number, max: number, min: number): number {
+/** `value` within [min, max]; the detail names what bounds it from above (`upTo`), with its value. */
+function sizeOf(name: string, value: number, min: number, max: number, upTo: string): number {
   if (!Number.isSafeInteger(value) || value < min || value > max) {
-    throw invalidInput(`${name} must be an integer from ${min} to the tree size ${max}`);
+    throw invalidInput(`${name} must be an integer from ${min} to ${upTo} (${max})`);
   }
   return value;
 }
@@ -40,15 +41,15 @@ export function ledgerProofUseCases(deps: Deps): ProofUseCases {
         const at =
           query.tree_size === undefined
             ? size
-            : sizeOf('tree_size', query.tree_size, size, receipt.org_seq + 1);
+            : sizeOf('tree_size', query.tree_size, receipt.org_seq + 1, size, 'the tree size');
         return receiptInclusionProof(tx, actor.orgId, receipt, at);
       }),
 
     consistencyProof: (actor, query) =>
       storage.read(async (tx) => {
         const size = await treeSize(tx, actor.orgId, LEDGER_LOG);
-        const second = sizeOf('second', query.second, size, 1);
-        const first = sizeOf('first', query.first, second, 1);
+        const second = sizeOf('second', query.second, 1, size, 'the tree size');
+        const first = sizeOf('first', query.first, 1, second, 'second');
         const hashes = await consistencyProofAt(tx, actor.orgId, LEDGER_LOG, first, second);
         return { first, second, hashes: hashes.map(toHex) };
       }),

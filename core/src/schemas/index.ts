@@ -15,3 +15,4 @@ export * from './tribunal.js';
 export * from './checkpoint.js';
 export * from './audit-receipt.js';
 export * from './attestation.js';
+export * from './json-input.js';

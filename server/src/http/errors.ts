@@ -1,6 +1,7 @@
 import { RunledgerError, StorageFaultError, type RunledgerErrorCode } from '@runledger/core';
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
+import { bodyReadError } from './body-errors.js';
 import { prefersHtml } from './negotiation.js';
 import type { ErrorPage } from './route-spec.js';
 // Brings in the Request.id augmentation.
@@ -27,17 +28,6 @@ export class RateLimitedError extends RunledgerError {
     this.retryAfterSeconds = retryAfterSeconds;
   }
 }
-
-/** Errors body-parser raises, by its `type`, and what the client is told. */
-const PARSER_ERRORS: Record<string, { status: number; detail: string }> = {
-  'entity.parse.failed': { status: 400, detail: 'request body is not valid JSON' },
-  'entity.too.large': { status: 413, detail: 'request body is too large' },
-  'entity.verify.failed': { status: 400, detail: 'request body was rejected' },
-  'request.aborted': { status: 400, detail: 'request was aborted' },
-  'request.size.invalid': { status: 400, detail: 'request size did not match content length' },
-  'charset.unsupported': { status: 415, detail: 'unsupported charset' },
-  'encoding.unsupported': { status: 415, detail: 'unsupported content encoding' },
-};
 
 /** The stable `event` names of the security log (docs/security.md, "Security events"). */
 const SECURITY_EVENTS: Partial<Record<RunledgerErrorCode, string>> = {
@@ -110,8 +100,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       res.status(400).json({ detail: 'the path has a malformed percent-escape' });
       return;
     }
-    const parserType = (error as { type?: unknown } | null)?.type;
-    const parser = typeof parserType === 'string' ? PARSER_ERRORS[parserType] : undefined;
+    const parser = bodyReadError(error);
     if (parser) {
       res.status(parser.status).json({ detail: parser.detail });
       return;

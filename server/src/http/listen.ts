@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { answerClientError } from './client-error.js';
 
 export interface Listener {
   /** http://host:port as bound (port 0 resolves to the port the OS picked). */
@@ -16,6 +17,7 @@ export async function listen(
   host: string,
 ): Promise<Listener> {
   const server: Server = createServer(handler).listen(port, host);
+  server.on('clientError', answerClientError);
   await once(server, 'listening');
 
   const address = server.address() as AddressInfo;

@@ -4,11 +4,13 @@ import { RunledgerError } from '@runledger/core';
 import { authenticate } from './auth.js';
 import { bodyIsMissing } from './empty-body.js';
 import { acceptsRequestType, jsonOfBytes } from './negotiation.js';
+import { checkQueryEscapes, checkRequestValue } from './request-text.js';
 import { respond } from './respond.js';
 import type { AnyRouteDef, HttpDeps, RouteContext, SuccessStatus } from './route-spec.js';
 import { validationError } from './validation.js';
 
 function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, where: string): z.output<S> {
+  checkRequestValue(value, where);
   const parsed = schema.safeParse(value);
   if (!parsed.success) throw validationError(parsed.error, where);
   return parsed.data;
@@ -24,6 +26,7 @@ async function run(def: AnyRouteDef, req: Request, res: Response, deps: HttpDeps
   if (!acceptsRequestType(def, req, res)) return;
   const actor = await authenticate(req, def.auth, deps.runledger, deps.signer);
   def.precondition?.(req);
+  if (def.query) checkQueryEscapes(req);
   if (def.body && !def.rawBody && bodyIsMissing(req)) {
     throw new RunledgerError('invalid_input', 'request body is required: send a JSON object');
   }

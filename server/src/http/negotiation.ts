@@ -1,5 +1,6 @@
 import { RunledgerError } from '@runledger/core';
 import type { Request, Response } from 'express';
+import { checkJsonBytes } from './json-bytes.js';
 import type { RouteSpec } from './route-spec.js';
 
 /**
@@ -22,7 +23,13 @@ export function acceptsRequestType(spec: RouteSpec, req: Request, res: Response)
 
 /** A rawBody route's bytes as JSON: malformed JSON is the same 400 the JSON parser gives. */
 export function jsonOfBytes(bytes: unknown): unknown {
-  const text = Buffer.isBuffer(bytes) ? bytes.toString('utf8') : '';
+  const raw = Buffer.isBuffer(bytes) ? bytes : Buffer.alloc(0);
+  try {
+    checkJsonBytes(raw);
+  } catch (error) {
+    throw new RunledgerError('invalid_input', (error as Error).message);
+  }
+  const text = raw.toString('utf8');
   try {
     return JSON.parse(text) as unknown;
   } catch {

@@ -15,7 +15,7 @@ const ERROR_TEXT: Record<number, string> = {
   404: 'Not found (or it belongs to another organization)',
   409: 'State conflict',
   413: 'Request body too large',
-  415: 'Wrong Content-Type for the request body',
+  415: 'Wrong Content-Type, charset or Content-Encoding for the request body',
   429: 'Rate limited; see Retry-After',
   500: 'Server error',
   503: 'Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After',
@@ -23,13 +23,13 @@ const ERROR_TEXT: Record<number, string> = {
 
 /**
  * The error statuses a route can answer: the ones it lists plus the ones its declaration implies.
- * Every route can answer 400: the app's JSON parser runs before any route, so a request of any
- * method that sends `Content-Type: application/json` with malformed JSON is refused there. Every
+ * Every route can answer 400, 413 and 415: the app's JSON parser runs before any route, so a
+ * request of any method that sends `Content-Type: application/json` with malformed JSON (400), too
+ * many bytes (413) or another charset or an unknown Content-Encoding (415) is refused there. Every
  * route can answer 503: storage may be full or unreachable for a moment (docs/operations.md).
  */
 function errorStatusesOf(def: AnyRouteDef): number[] {
-  const statuses = new Set<number>([400, 500, 503, ...(def.errors ?? [])]);
-  if (def.body || def.nonJsonBody) [413, 415].forEach((s) => statuses.add(s));
+  const statuses = new Set<number>([400, 413, 415, 500, 503, ...(def.errors ?? [])]);
   if (def.auth !== 'none') statuses.add(401);
   if (def.auth === 'owner' || def.auth === 'user') statuses.add(403);
   return [...statuses].sort((a, b) => a - b);

@@ -1,5 +1,6 @@
 import { asDiskFull } from '@runledger/adapters';
 import { RunledgerError } from '@runledger/core';
+import { inputProblem } from '@runledger/core/schemas';
 import { type BlobStore, type PreparedBlob } from '@runledger/core/ports';
 import type { Request, Response } from 'express';
 import multer from 'multer';
@@ -72,6 +73,17 @@ function blobStorage(blobs: BlobStore): multer.StorageEngine {
   };
 }
 
+/** The text rule (docs/http.md, "What a request may contain") over the text fields and the file name. */
+function textFieldProblem(
+  fields: Record<string, unknown>,
+  file: { field: string; name: string | undefined },
+) {
+  const found =
+    inputProblem(fields, 'body') ??
+    (file.name === undefined ? undefined : inputProblem(file.name, `body.${file.field}.filename`));
+  return found === undefined ? null : `${found.field}: ${found.problem}`;
+}
+
 /**
  * Reads a multipart body with one file part and the given text fields, streaming the file into the
  * blob store (never into memory). On any failure nothing is kept: multer discards a file it
@@ -108,7 +120,7 @@ export async function receiveUpload(
       ? `body.${unknown}: unknown field`
       : Object.values(fields).some((value) => typeof value !== 'string')
         ? 'text fields must be plain name=value parts'
-        : null;
+        : textFieldProblem(fields, { field: spec.fileField, name: file?.originalname });
   if (file === undefined) {
     throw new RunledgerError(
       'invalid_input',

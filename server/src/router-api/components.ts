@@ -75,7 +75,7 @@ export const ROUTER_API: ApiDescription = {
     'WORKER_REGISTRATION_KEY (503 while that is unset).',
     'Money is a decimal string with 2 places in USD; rates are server constants (a caller-supplied `rate` or',
     '`hourly_rate` is accepted and ignored). Times are ISO 8601 UTC with milliseconds.',
-    'Every state change writes one receipt line to DATA_DIR/receipts/YYYY-MM-DD.<instance>.receipts.jsonl before the response',
+    'Every state change writes one receipt line to DATA_DIR/receipts/YYYY-MM-DD.receipts.jsonl (YYYY-MM-DD.<INSTANCE_ID>.receipts.jsonl when INSTANCE_ID is set) before the response',
     'is sent. Every non-2xx response is {detail}. See docs/router.md.',
   ].join(' '),
   tags: {

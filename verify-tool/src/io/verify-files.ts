@@ -8,7 +8,7 @@ import {
 } from '../export/verify.js';
 import type { Authorship } from '../ledger/signed-checkpoint.js';
 import type { TrustedKey } from '../note/keyring.js';
-import { checkRouterAnchor, routerAnchorFileName } from '../router/anchor.js';
+import { ROUTER_DAY_FILE, checkRouterAnchor, routerAnchorFileName } from '../router/anchor.js';
 import {
   mergeRouterResults,
   verifyRouterReceiptLines,
@@ -124,6 +124,18 @@ async function readAnchor(path: string): Promise<string | undefined> {
   }
 }
 
+/** The date of the earliest day file that has an anchor, or undefined when none has. */
+function earliestAnchoredDate(
+  files: readonly string[],
+  anchors: ReadonlyArray<string | undefined>,
+): string | undefined {
+  const dates = files
+    .filter((_, i) => anchors[i] !== undefined)
+    .map((file) => ROUTER_DAY_FILE.exec(basename(file))?.[1])
+    .filter((date): date is string => date !== undefined);
+  return dates.sort()[0];
+}
+
 /**
  * Verifies router receipt files: each path is a file, or a directory whose `*.receipts.jsonl`
  * files (any instances') are all checked in name order. Each file is its own chain and must match
@@ -139,18 +151,21 @@ export async function verifyRouterReceiptFiles(
   const results: RouterVerifyResult[] = [];
   const statuses = new Set<Authorship['status']>();
   const unanchored: string[] = [];
-  for (const file of files) {
+  const anchors = await Promise.all(files.map((file) => readAnchor(routerAnchorFileName(file))));
+  const anchorsSince = earliestAnchoredDate(files, anchors);
+  for (const [index, file] of files.entries()) {
     const result = await verifyRouterReceiptLines(readLines(file), {
       maxErrors: options.maxErrors,
       fileName: file,
     });
     const anchor = checkRouterAnchor(
-      await readAnchor(routerAnchorFileName(file)),
+      anchors[index],
       {
         path: file,
         name: basename(file),
         lines: result.receipts_checked,
         headChecksum: result.head_checksum_sha256,
+        ...(anchorsSince === undefined ? {} : { anchorsSince }),
       },
       options.keys,
     );

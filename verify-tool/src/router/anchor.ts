@@ -11,13 +11,16 @@ import type { RouterReceiptError } from './verify.js';
 
 /**
  * Router day files and their anchors. Each instance writes its own files,
- * `YYYY-MM-DD.<instance>.receipts.jsonl`, and after each append batch rewrites the anchor beside
+ * `YYYY-MM-DD.receipts.jsonl`, or `YYYY-MM-DD.<instance>.receipts.jsonl` when it is given an
+ * instance id, and after each append batch rewrites the anchor beside
  * it, `<day file>.anchor`: a signed checkpoint-style note whose body is
  *   `<host>/router/<instance>/<YYYY-MM-DD>` (origin), the file's line count, base64 of the last
  *   line's checksum_sha256 (32 zero bytes for an empty file), and a `time <ISO 8601>` line.
- * A file cut at any line boundary, or a dropped line, no longer matches its anchor. A file named
- * without an instance (`YYYY-MM-DD.receipts.jsonl`, written before anchors existed) may lack one:
- * it is still checked line by line, and the verifier says it is unanchored.
+ * A file cut at any line boundary, or a dropped line, no longer matches its anchor. Files named
+ * without an instance (`YYYY-MM-DD.receipts.jsonl`) are what an instance without INSTANCE_ID writes,
+ * anchored the same way (origin `<host>/router/<YYYY-MM-DD>`); such a file dated no later than every
+ * anchored file beside it may predate anchors and lack one: it is still checked line by line, and
+ * the verifier says it is unanchored.
  */
 export const ROUTER_DAY_FILE = /^(\d{4}-\d{2}-\d{2})(?:\.([A-Za-z0-9_-]{1,64}))?\.receipts\.jsonl$/;
 
@@ -74,7 +77,17 @@ const ANCHOR_CODES = {
 /** Checks a day file (its name, receipt count and last checksum) against its anchor's text. */
 export function checkRouterAnchor(
   anchor: string | undefined,
-  file: { path: string; name: string; lines: number; headChecksum: string | null },
+  file: {
+    path: string;
+    name: string;
+    lines: number;
+    headChecksum: string | null;
+    /**
+     * The earliest date of an anchored file beside this one: a file named without an instance and
+     * dated after it was written when anchors existed, so it must have one too.
+     */
+    anchorsSince?: string;
+  },
   keys?: readonly TrustedKey[],
 ): { errors: RouterReceiptError[]; authorship: Authorship } {
   const at = (code: RouterReceiptError['code'], message: string): RouterReceiptError => ({
@@ -85,7 +98,9 @@ export function checkRouterAnchor(
     message,
   });
   const named = ROUTER_DAY_FILE.exec(file.name);
-  if (anchor === undefined && named !== null && named[2] === undefined) {
+  const since = file.anchorsSince;
+  const unnamed = named !== null && named[2] === undefined;
+  if (anchor === undefined && unnamed && (since === undefined || named[1]! <= since)) {
     // A file from before anchors (no instance in its name): still verified line by line.
     const message = `${file.name} predates anchors: a cut at a line boundary cannot be detected in it`;
     return { errors: [], authorship: { status: 'no_checkpoint', message } };
