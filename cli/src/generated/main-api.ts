@@ -35,7 +35,7 @@ export interface paths {
     };
     /**
      * Readiness: storage answers a query and the receipt sink takes a write
-     * @description 503 with a detail naming what is not ready: `starting`, `draining` (after SIGTERM), or the failing checks (`storage`, `receipt_sink`). Load balancers route only to a ready instance.
+     * @description 503 with a detail naming what is not ready: `starting`, `draining` (after SIGTERM), or the failing checks (`storage`, `receipt_sink`, `disk_space`, `signing_key`). Load balancers route only to a ready instance.
      *
      *     Needs no credentials.
      */
@@ -2464,6 +2464,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getReady: {
@@ -2520,7 +2529,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not configured */
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
       503: {
         headers: {
           [name: string]: unknown;
@@ -2598,6 +2607,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getAuthVerify: {
@@ -2650,6 +2668,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -2735,6 +2762,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getAuthAcceptInvite: {
@@ -2787,6 +2823,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -2881,6 +2926,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getAuthMe: {
@@ -2946,6 +3000,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getOrg: {
@@ -3004,6 +3067,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -3089,6 +3161,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getOrgMembers: {
@@ -3151,6 +3232,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -3229,6 +3319,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -3316,6 +3415,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -3415,6 +3523,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   deleteOrgMembersByUserId: {
@@ -3500,6 +3617,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -3605,6 +3731,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getOrgApiKeys: {
@@ -3683,6 +3818,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   postOrgApiKeys: {
@@ -3754,6 +3898,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -3844,6 +3997,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getOrgAudit: {
@@ -3926,6 +4088,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getOrgAuditExport: {
@@ -3993,6 +4164,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -4074,6 +4254,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getProjects: {
@@ -4143,6 +4332,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   postProjects: {
@@ -4205,6 +4403,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -4288,6 +4495,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getFlightSheets: {
@@ -4351,6 +4567,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -4445,6 +4670,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getFlightSheetsByIdOrSlug: {
@@ -4521,6 +4755,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getRuns: {
@@ -4585,6 +4828,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -4670,6 +4922,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getRunsByRunId: {
@@ -4746,6 +5007,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getRunsByRunIdEvidence: {
@@ -4815,6 +5085,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -4904,6 +5183,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -5004,6 +5292,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getRunsByRunIdEvidenceByEvidenceIdContent: {
@@ -5081,6 +5378,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getRunsByRunIdSubmission: {
@@ -5150,6 +5456,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -5246,6 +5561,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   postRunsByRunIdAudit: {
@@ -5324,6 +5648,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -5421,6 +5754,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   postRunsByRunIdFindings: {
@@ -5506,6 +5848,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getRunsByRunIdChecks: {
@@ -5575,6 +5926,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -5658,6 +6018,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getRunsByRunIdVerdict: {
@@ -5727,6 +6096,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -5832,6 +6210,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   postRunsByRunIdReceipt: {
@@ -5926,6 +6313,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getRunsByRunIdIncidents: {
@@ -5995,6 +6391,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -6091,6 +6496,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getLedger: {
@@ -6163,6 +6577,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getLedgerVerify: {
@@ -6228,6 +6651,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getLedgerExport: {
@@ -6286,6 +6718,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -6365,6 +6806,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getWellKnownRunledgerKeysJson: {
@@ -6414,6 +6864,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -6479,6 +6938,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -6564,6 +7032,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getLedgerProofConsistency: {
@@ -6627,6 +7104,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -6706,6 +7192,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getShareByShareTokenPdf: {
@@ -6777,6 +7272,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getShareByShareTokenAttestation: {
@@ -6826,8 +7330,35 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -6884,8 +7415,35 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -6951,8 +7509,35 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -7018,8 +7603,35 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -7083,7 +7695,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not configured */
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
       503: {
         headers: {
           [name: string]: unknown;
@@ -7148,7 +7760,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not configured */
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
       503: {
         headers: {
           [name: string]: unknown;
@@ -7213,7 +7825,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not configured */
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
       503: {
         headers: {
           [name: string]: unknown;
@@ -7300,6 +7912,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getV1TribunalVerdictsByVerdictId: {
@@ -7369,6 +7990,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -7472,6 +8102,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   postInternalRunnerClaim: {
@@ -7548,7 +8187,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not configured */
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
       503: {
         headers: {
           [name: string]: unknown;
@@ -7646,7 +8285,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not configured */
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
       503: {
         headers: {
           [name: string]: unknown;
@@ -7744,7 +8383,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not configured */
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
       503: {
         headers: {
           [name: string]: unknown;
@@ -7842,7 +8481,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not configured */
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
       503: {
         headers: {
           [name: string]: unknown;
@@ -7940,7 +8579,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not configured */
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
       503: {
         headers: {
           [name: string]: unknown;
@@ -8018,7 +8657,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not configured */
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
       503: {
         headers: {
           [name: string]: unknown;

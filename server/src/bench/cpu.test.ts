@@ -1,4 +1,5 @@
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import {
@@ -39,16 +40,30 @@ describe('CPU time from /proc', () => {
   it.runIf(process.platform === 'linux')(
     'keeps counting the CPU of a process of that name once it has ended (the sum never falls)',
     async () => {
-      const name = (await readFile(`/proc/${process.pid}/comm`, 'utf8')).trim();
-      const before = (await processesCpuSeconds(name))!;
-      // A child of the same name that burns about half a second of CPU, then exits and is reaped.
-      const child = spawnSync(process.execPath, [
-        '-e',
-        'const end = process.cpuUsage().user + 500000; while (process.cpuUsage().user < end);',
-      ]);
-      expect(child.status).toBe(0);
-      const after = (await processesCpuSeconds(name))!;
-      expect(after - before).toBeGreaterThanOrEqual(0.4);
+      // A parent of a name no other process has (other node processes on a busy machine come and
+      // go) starts a child of the same name that burns about half a second of CPU, reaps it, and
+      // says so; the parent then waits to be killed.
+      const name = `rlcpu${process.pid}`.slice(0, 15);
+      const burn = `process.title = ${JSON.stringify(name)}; const end = process.cpuUsage().user + 500000; while (process.cpuUsage().user < end);`;
+      const parentScript = `process.title = ${JSON.stringify(name)};
+        process.stdin.once('data', () => {
+          const { spawnSync } = require('node:child_process');
+          const child = spawnSync(process.execPath, ['-e', ${JSON.stringify(burn)}]);
+          process.stdout.write(child.status === 0 ? 'reaped\\n' : 'failed\\n');
+        });
+        process.stdout.write('ready\\n');`;
+      const parent = spawn(process.execPath, ['-e', parentScript], { stdio: 'pipe' });
+      try {
+        const lines = createInterface({ input: parent.stdout! })[Symbol.asyncIterator]();
+        expect((await lines.next()).value).toBe('ready');
+        const before = (await processesCpuSeconds(name))!;
+        parent.stdin!.write('go\n');
+        expect((await lines.next()).value).toBe('reaped');
+        const after = (await processesCpuSeconds(name))!;
+        expect(after - before).toBeGreaterThanOrEqual(0.4);
+      } finally {
+        parent.kill('SIGKILL');
+      }
     },
   );
 });
