@@ -96,6 +96,10 @@ document.addEventListener('change', function (event) {
 document.querySelectorAll('[data-upload] progress').forEach(function (bar) { bar.hidden = true; });
 `.trim();
 
+/** A small mark, so browsers find an icon on this origin instead of asking for /favicon.ico. */
+const ICON =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#0b57d0"/><path d="M4 4h5a3 3 0 0 1 0 6H7l4 3" stroke="#fff" stroke-width="2" fill="none"/></svg>';
+
 const etag = (text: string) => `"${createHash('sha256').update(text).digest('base64url').slice(0, 16)}"`;
 
 /** Serves the stylesheet and the script at fixed paths, cached until they change (ETag). */
@@ -103,6 +107,7 @@ export function mountAssets(router: Router): void {
   for (const [path, type, text] of [
     ['/app/assets/app.css', 'text/css; charset=utf-8', CSS],
     ['/app/assets/app.js', 'text/javascript; charset=utf-8', JS],
+    ['/app/assets/icon.svg', 'image/svg+xml', ICON],
   ] as const) {
     const tag = etag(text);
     router.get(path, (req, res) => {

@@ -15,11 +15,15 @@ export const APP_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-/** Headers of every app page: the CSP, no caching of signed-in content, no referrer leaving the page. */
+/**
+ * Headers of every app page: the CSP, no caching of signed-in content, no referrer leaving the site.
+ * `same-origin`, not `no-referrer`: under `no-referrer` Chromium sends `Origin: null` on form posts,
+ * and the same-origin check needs the real one.
+ */
 export function appHeaders(res: Response): void {
   res.setHeader('Content-Security-Policy', APP_CSP);
   res.setHeader('Cache-Control', 'no-store');
-  res.setHeader('Referrer-Policy', 'no-referrer');
+  res.setHeader('Referrer-Policy', 'same-origin');
   res.setHeader('X-Robots-Tag', 'noindex, nofollow');
 }
 

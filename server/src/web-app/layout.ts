@@ -46,6 +46,7 @@ export function layout(title: string, body: string, frame: Frame | null): string
     '<meta name="viewport" content="width=device-width,initial-scale=1">',
     `<title>${escapeHtml(title)} · runledger</title>`,
     '<link rel="stylesheet" href="/app/assets/app.css">',
+    '<link rel="icon" href="/app/assets/icon.svg" type="image/svg+xml">',
     '<script src="/app/assets/app.js" defer></script>',
     '</head><body>',
     '<a class="skip" href="#main">Skip to content</a>',
