@@ -1,8 +1,8 @@
+import { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { SMTPServer } from 'smtp-server';
-import { expect } from 'vitest';
 import { collectPageErrors } from '../helpers/browser.js';
 
 /** A real SMTP server on loopback that keeps every message, for reading the links the server mails. */
@@ -19,6 +19,8 @@ const unquote = (data: string) =>
 
 export async function openMailbox(): Promise<Mailbox> {
   const messages: { to: string[]; text: string }[] = [];
+  const arrived = new EventEmitter();
+  const tick = setInterval(() => arrived.emit('tick'), 200);
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -28,6 +30,7 @@ export async function openMailbox(): Promise<Mailbox> {
       stream.on('data', (chunk: Buffer) => (data += chunk.toString()));
       stream.on('end', () => {
         messages.push({ to: session.envelope.rcptTo.map((r) => r.address), text: unquote(data) });
+        arrived.emit('message');
         callback();
       });
     },
@@ -38,20 +41,24 @@ export async function openMailbox(): Promise<Mailbox> {
     url: `smtp://127.0.0.1:${port}`,
     async linkFor(to, path) {
       const pattern = new RegExp(`https?://[^\\s"<>]+${path}\\?token=[A-Za-z0-9_-]+`);
-      let link: string | undefined;
-      await expect
-        .poll(() => {
-          const found = messages.find((m) => m.to.includes(to) && pattern.test(m.text));
-          if (found) {
-            messages.splice(messages.indexOf(found), 1);
-            link = pattern.exec(found.text)?.[0];
-          }
-          return link;
-        }, { timeout: 15_000 })
-        .toBeDefined();
-      return link!;
+      const take = () => {
+        const found = messages.find((m) => m.to.includes(to) && pattern.test(m.text));
+        if (found === undefined) return undefined;
+        messages.splice(messages.indexOf(found), 1);
+        return pattern.exec(found.text)![0];
+      };
+      // Waits for delivery (the server sends after its commit), not for a fixed time.
+      for (const started = Date.now(); Date.now() - started < 20_000; ) {
+        const link = take();
+        if (link !== undefined) return link;
+        await new Promise<void>((resolve) => arrived.once('message', resolve).once('tick', resolve));
+      }
+      throw new Error(`no ${path} link reached ${to}`);
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => {
+      clearInterval(tick);
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }
 
