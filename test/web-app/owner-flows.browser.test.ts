@@ -107,4 +107,26 @@ describe('owner pages in Chromium', () => {
     expect(await ada.getByText('(this one)').count()).toBe(1);
     expect(await seriousViolations(ada)).toEqual([]);
   });
+
+  it('shows a pasted submission that is not JSON as refused, and schema findings at their JSON path', async () => {
+    await ada.goto(`${server.url}/app/projects`);
+    await ada.getByLabel('New project name').fill('Support');
+    await ada.getByRole('button', { name: 'Create the project' }).click();
+    await ada.goto(`${server.url}/app/runs/new`);
+    const sheet = ada.getByLabel('Flight sheet');
+    await sheet.selectOption((await sheet.locator('option', { hasText: 'support-reply' }).getAttribute('value'))!);
+    await ada.getByLabel('Title').fill('Bad reply');
+    await ada.getByRole('button', { name: 'Create the run' }).click();
+    const runUrl = ada.url().replace(/\?.*$/, '');
+    await ada.getByLabel('Submission (a JSON object or array)').fill('{"reply": ');
+    await ada.getByRole('button', { name: 'Save the submission' }).click();
+    await ada.getByText('json: not valid JSON').waitFor();
+    await ada.goto(runUrl);
+    await ada.getByLabel('Submission (a JSON object or array)').fill(JSON.stringify({ ticket_id: 'T-1', reply: { body: 42 } }));
+    await ada.getByRole('button', { name: 'Save the submission' }).click();
+    await ada.getByRole('button', { name: 'Audit the submission' }).click();
+    await ada.getByText('Audit done.').waitFor();
+    expect(await ada.locator('#schema-errors').textContent()).toContain('/reply/body');
+    expect(await seriousViolations(ada)).toEqual([]);
+  });
 });

@@ -10,7 +10,11 @@ export const code = (value: unknown) => `<code>${escapeHtml(value)}</code>`;
 
 /** A table whose cells are already HTML; `caption` names it for screen readers. */
 export function table(caption: string, head: string[], rows: string[][]): string {
-  if (rows.length === 0) return `<p class="muted">No ${escapeHtml(caption.toLowerCase())} yet.</p>`;
+  if (rows.length === 0) {
+    // "Runs" → "runs", but "API keys" stays as written.
+    const what = /^.[a-z]/.test(caption) ? caption.toLowerCase() : caption;
+    return `<p class="muted">No ${escapeHtml(what)} yet.</p>`;
+  }
   return [
     `<table><caption class="muted">${escapeHtml(caption)}</caption>`,
     `<thead><tr class="head">${head.map((h) => `<th scope="col">${escapeHtml(h)}</th>`).join('')}</tr></thead><tbody>`,

@@ -44,11 +44,20 @@ function evidenceSection(composite: RunComposite): string {
   return `<h2>Evidence (${composite.evidence.length})</h2>${table('Evidence', ['Label', 'Kind', 'Content'], rows)}`;
 }
 
+/** The audit's schema findings beside the submission: each names the JSON path it is about. */
+function schemaFindings(composite: RunComposite): string {
+  const flagged = composite.checks.filter((c) => c.category === 'schema' && c.status === 'flag');
+  return flagged
+    .map((c) => `<p class="error" role="alert" id="schema-errors">${text(c.detail)}</p>`)
+    .join('');
+}
+
 function submissionSection(composite: RunComposite): string {
   const submission = composite.submission;
   if (submission === null) return '<h2>Submission</h2><p class="muted">No submission yet.</p>';
   return [
     '<h2>Submission</h2>',
+    schemaFindings(composite),
     `<p class="muted">Submitted ${time(submission.submitted_at)}, SHA-256 ${code(submission.sha256)}</p>`,
     `<pre>${escapeHtml(JSON.stringify(submission.body, null, 2))}</pre>`,
   ].join('');
