@@ -11,6 +11,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { gzipSync } from 'node:zlib';
 import { openFileBlobStore, openSqliteStorage, systemClock } from '@runledger/adapters';
 import type { Actor, Runledger } from '@runledger/core';
 import type { Storage } from '@runledger/core/ports';
@@ -94,12 +95,15 @@ async function measure(url: string, cookie: string, requests: number, seen: numb
   for (let i = 0; i < 10; i += 1) await (await fetch(url, { headers: { cookie } })).text();
   seen.length = 0;
   let bytes = 0;
+  let gzipped = 0;
   for (let i = 0; i < requests; i += 1) {
     const answer = await fetch(url, { headers: { cookie } });
     if (answer.status !== 200) throw new Error(`${url}: ${answer.status}`);
-    bytes = (await answer.text()).length;
+    const html = await answer.text();
+    bytes = Buffer.byteLength(html);
+    gzipped = gzipSync(html).length;
   }
-  return { p50: quantile(seen, 0.5), p95: quantile(seen, 0.95), bytes };
+  return { p50: quantile(seen, 0.5), p95: quantile(seen, 0.95), bytes, gzipped };
 }
 
 async function main(): Promise<void> {
@@ -134,7 +138,7 @@ async function main(): Promise<void> {
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const cookie = `runledger_session=${signer.sign({ sub: me.userId, org: me.orgId })}`;
     const second = (await rl.runs.list(me, { limit: 50 })).next;
-    console.log(`page (${requests} requests each, SQLite)                     p50 ms   p95 ms   HTML bytes`);
+    console.log(`page (${requests} requests each, SQLite)                     p50 ms   p95 ms   HTML bytes   gzip bytes`);
     for (const [name, path] of [
       ['run page: 200 checks, 50 evidence items', `/app/runs/${big}`],
       [`runs list, first page of ${runCount}`, '/app/runs'],
@@ -142,9 +146,8 @@ async function main(): Promise<void> {
       ['runs list, state=approved', '/app/runs?state=approved'],
       ['runs list, project filter', `/app/runs?project_id=${projectId}`],
     ] as const) {
-      started = performance.now();
-      const { p50, p95, bytes } = await measure(`${base}${path}`, cookie, requests, seen);
-      console.log(`${name.padEnd(58)} ${p50.toFixed(2).padStart(6)}   ${p95.toFixed(2).padStart(6)}   ${String(bytes).padStart(10)}`);
+      const { p50, p95, bytes, gzipped } = await measure(`${base}${path}`, cookie, requests, seen);
+      console.log(`${name.padEnd(58)} ${p50.toFixed(2).padStart(6)}   ${p95.toFixed(2).padStart(6)}   ${String(bytes).padStart(10)}   ${String(gzipped).padStart(10)}`);
     }
   } finally {
     server.close();
