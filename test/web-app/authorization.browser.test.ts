@@ -2,7 +2,14 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { onServer, openMailbox, person, seriousViolations, signInByMail, type Mailbox } from './world.js';
+import {
+  onServer,
+  openMailbox,
+  person,
+  seriousViolations,
+  signInByMail,
+  type Mailbox,
+} from './world.js';
 
 describe('who sees what, in Chromium', () => {
   let server: TestServer;
@@ -30,7 +37,9 @@ describe('who sees what, in Chromium', () => {
     await ada.getByLabel('E-mail address').fill('bob@example.com');
     await ada.getByRole('button', { name: 'Send the invitation' }).click();
     bob = (await person(browser)).page;
-    await bob.goto(onServer(await mailbox.linkFor('bob@example.com', '/auth/accept-invite'), server.url));
+    await bob.goto(
+      onServer(await mailbox.linkFor('bob@example.com', '/auth/accept-invite'), server.url),
+    );
     await bob.getByRole('button', { name: 'Accept the invitation and sign in' }).click();
     await bob.getByText('bob@example.com (member)').waitFor();
   }, 120_000);
@@ -87,5 +96,4 @@ describe('who sees what, in Chromium', () => {
     await signInByMail(dora, server.url, mailbox, 'ada@example.com');
     await dora.getByRole('heading', { name: 'Ledger' }).waitFor();
   });
-
 });

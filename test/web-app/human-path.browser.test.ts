@@ -7,7 +7,14 @@ import { launchBrowser } from '../helpers/browser.js';
 import { engines } from '../helpers/postgres.js';
 import { SUPPORT_REPLY } from '../helpers/runs.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { onServer, openMailbox, person, seriousViolations, signInByMail, type Mailbox } from './world.js';
+import {
+  onServer,
+  openMailbox,
+  person,
+  seriousViolations,
+  signInByMail,
+  type Mailbox,
+} from './world.js';
 
 const files = mkdtempSync(join(tmpdir(), 'runledger-app-'));
 
@@ -55,7 +62,9 @@ describe.each(engines)('the whole human path in Chromium (%s)', (engine) => {
     await ada.page.getByText('Invitation sent to bob@example.com').waitFor();
     await checkPage(ada.page, seen);
     const bob = await person(browser);
-    await bob.page.goto(onServer(await mailbox.linkFor('bob@example.com', '/auth/accept-invite'), server.url));
+    await bob.page.goto(
+      onServer(await mailbox.linkFor('bob@example.com', '/auth/accept-invite'), server.url),
+    );
     await checkPage(bob.page, seen);
     await bob.page.getByRole('button', { name: 'Accept the invitation and sign in' }).click();
     await bob.page.getByText('bob@example.com (member)').waitFor();
@@ -64,10 +73,14 @@ describe.each(engines)('the whole human path in Chromium (%s)', (engine) => {
     await bob.page.getByRole('link', { name: 'New run' }).click();
     await checkPage(bob.page, seen);
     const sheet = bob.page.getByLabel('Flight sheet');
-    await sheet.selectOption((await sheet.locator('option', { hasText: 'support-reply' }).getAttribute('value'))!);
+    await sheet.selectOption(
+      (await sheet.locator('option', { hasText: 'support-reply' }).getAttribute('value'))!,
+    );
     await bob.page.getByLabel('Title').fill('Ticket T-1042 <script>alert(1)</script>');
     await bob.page.getByRole('button', { name: 'Create the run' }).click();
-    await bob.page.getByRole('heading', { name: 'Ticket T-1042 <script>alert(1)</script>' }).waitFor();
+    await bob.page
+      .getByRole('heading', { name: 'Ticket T-1042 <script>alert(1)</script>' })
+      .waitFor();
     await checkPage(bob.page, seen);
     const runUrl = bob.page.url();
 
@@ -81,7 +94,9 @@ describe.each(engines)('the whole human path in Chromium (%s)', (engine) => {
     await bob.page.getByLabel('Content').fill('Checked the help centre article.');
     await bob.page.getByRole('button', { name: 'Add text evidence' }).click();
     await bob.page.getByText('Evidence added.').waitFor();
-    await bob.page.getByLabel('Submission (a JSON object or array)').fill(JSON.stringify(SUPPORT_REPLY));
+    await bob.page
+      .getByLabel('Submission (a JSON object or array)')
+      .fill(JSON.stringify(SUPPORT_REPLY));
     await bob.page.getByRole('button', { name: 'Save the submission' }).click();
     await bob.page.getByText('Submission saved.').waitFor();
     await bob.page.getByRole('button', { name: 'Audit the submission' }).click();
@@ -113,7 +128,10 @@ describe.each(engines)('the whole human path in Chromium (%s)', (engine) => {
 
     const share = await ada.page.locator('#share-link').getAttribute('href');
     await ada.page.goto(onServer(share!, server.url));
-    await ada.page.getByText(/Ticket T-1042/).first().waitFor();
+    await ada.page
+      .getByText(/Ticket T-1042/)
+      .first()
+      .waitFor();
     expect(await ada.page.locator('#verdict').count()).toBe(1);
 
     await ada.page.goto(`${server.url}/app/ledger?verify=1`);

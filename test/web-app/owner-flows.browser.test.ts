@@ -2,7 +2,14 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { onServer, openMailbox, person, seriousViolations, signInByMail, type Mailbox } from './world.js';
+import {
+  onServer,
+  openMailbox,
+  person,
+  seriousViolations,
+  signInByMail,
+  type Mailbox,
+} from './world.js';
 
 describe('owner pages in Chromium', () => {
   let server: TestServer;
@@ -61,13 +68,18 @@ describe('owner pages in Chromium', () => {
     await ada.getByRole('button', { name: 'Send the invitation' }).click();
     await ada.getByText('Invitation sent to bob@example.com').waitFor();
     const bob = (await person(browser)).page;
-    await bob.goto(onServer(await mailbox.linkFor('bob@example.com', '/auth/accept-invite'), server.url));
+    await bob.goto(
+      onServer(await mailbox.linkFor('bob@example.com', '/auth/accept-invite'), server.url),
+    );
     await bob.getByRole('button', { name: 'Accept the invitation and sign in' }).click();
     await bob.getByText('bob@example.com (member)').waitFor();
 
     await ada.goto(`${server.url}/app/org`);
     await ada.getByLabel('Role of bob@example.com').selectOption('owner');
-    await ada.locator('form', { has: ada.getByLabel('Role of bob@example.com') }).getByRole('button').click();
+    await ada
+      .locator('form', { has: ada.getByLabel('Role of bob@example.com') })
+      .getByRole('button')
+      .click();
     await ada.getByText('Role changed.').waitFor();
     expect(await ada.getByLabel('Role of bob@example.com').inputValue()).toBe('owner');
     await bob.reload();
@@ -101,7 +113,10 @@ describe('owner pages in Chromium', () => {
 
   it('browses projects and flight sheets: a sheet shows its rules with tier and its versions', async () => {
     await ada.goto(`${server.url}/app/projects`);
-    await ada.getByRole('link', { name: /Support reply/i }).first().click();
+    await ada
+      .getByRole('link', { name: /Support reply/i })
+      .first()
+      .click();
     await ada.getByRole('heading', { name: 'Rules' }).waitFor();
     expect(await ada.getByRole('columnheader', { name: 'Tier' }).count()).toBe(1);
     expect(await ada.getByText('(this one)').count()).toBe(1);
@@ -114,7 +129,9 @@ describe('owner pages in Chromium', () => {
     await ada.getByRole('button', { name: 'Create the project' }).click();
     await ada.goto(`${server.url}/app/runs/new`);
     const sheet = ada.getByLabel('Flight sheet');
-    await sheet.selectOption((await sheet.locator('option', { hasText: 'support-reply' }).getAttribute('value'))!);
+    await sheet.selectOption(
+      (await sheet.locator('option', { hasText: 'support-reply' }).getAttribute('value'))!,
+    );
     await ada.getByLabel('Title').fill('Bad reply');
     await ada.getByRole('button', { name: 'Create the run' }).click();
     const runUrl = ada.url().replace(/\?.*$/, '');
@@ -122,7 +139,9 @@ describe('owner pages in Chromium', () => {
     await ada.getByRole('button', { name: 'Save the submission' }).click();
     await ada.getByText('json: not valid JSON').waitFor();
     await ada.goto(runUrl);
-    await ada.getByLabel('Submission (a JSON object or array)').fill(JSON.stringify({ ticket_id: 'T-1', reply: { body: 42 } }));
+    await ada
+      .getByLabel('Submission (a JSON object or array)')
+      .fill(JSON.stringify({ ticket_id: 'T-1', reply: { body: 42 } }));
     await ada.getByRole('button', { name: 'Save the submission' }).click();
     await ada.getByRole('button', { name: 'Audit the submission' }).click();
     await ada.getByText('Audit done.').waitFor();

@@ -21,12 +21,12 @@ mkdirSync(shots, { recursive: true });
 
 /** The accessible name of the focused element, as a keyboard user would hear it. */
 const focusedName = (page: Page) =>
-  page.evaluate(() => {
-    const el = document.activeElement as HTMLElement | null;
+  page.evaluate<string>(`(() => {
+    const el = document.activeElement;
     if (!el) return '';
-    const labelled = (el as HTMLInputElement).labels?.[0]?.textContent;
+    const labelled = el.labels && el.labels[0] ? el.labels[0].textContent : null;
     return (el.getAttribute('aria-label') ?? labelled ?? el.textContent ?? '').trim();
-  });
+  })()`);
 
 /** Presses Tab until the element named `name` has focus. */
 async function tabTo(page: Page, name: string | RegExp): Promise<void> {
@@ -74,14 +74,24 @@ describe('the review flow with the keyboard alone at 375 px', () => {
         body: JSON.stringify(body ?? {}),
       }).then((r) => r.json() as Promise<{ id: string }>);
     const project = await call('/projects', { name: 'Support' });
-    const run = await call('/runs', { project_id: project.id, flight_sheet_id: 'support-reply', title: 'Ticket T-1042' });
-    await call(`/runs/${run.id}/evidence`, { kind: 'text', label: 'transcript', content: 'customer asked about invoices' });
+    const run = await call('/runs', {
+      project_id: project.id,
+      flight_sheet_id: 'support-reply',
+      title: 'Ticket T-1042',
+    });
+    await call(`/runs/${run.id}/evidence`, {
+      kind: 'text',
+      label: 'transcript',
+      content: 'customer asked about invoices',
+    });
     await call(`/runs/${run.id}/submission`, SUPPORT_REPLY);
     await call(`/runs/${run.id}/audit`);
 
     await page.goto(`${server.url}/app/runs/${run.id}`);
     await page.screenshot({ path: join(shots, 'run-review-phone.png'), fullPage: true });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
+      375,
+    );
     expect(await seriousViolations(page)).toEqual([]);
     while ((await page.getByRole('button', { name: /^Pass: / }).count()) > 0) {
       await tabTo(page, /^Pass: /);
@@ -100,14 +110,18 @@ describe('the review flow with the keyboard alone at 375 px', () => {
     await page.keyboard.press('Enter');
     await page.getByText('Receipt minted.').waitFor();
     expect(await page.locator('#receipt-verified').textContent()).toContain('Verified');
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
+      375,
+    );
     expect(await seriousViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
 
     // What a browser loads for the run page, compressed: the page, its stylesheet and its script.
     const css = await (await fetch(`${server.url}/app/assets/app.css`)).text();
     const js = await (await fetch(`${server.url}/app/assets/app.js`)).text();
-    expect(gzipSync(await page.content()).length + gzipSync(css).length + gzipSync(js).length).toBeLessThan(150 * 1024);
+    expect(
+      gzipSync(await page.content()).length + gzipSync(css).length + gzipSync(js).length,
+    ).toBeLessThan(150 * 1024);
 
     const desktop = await context.newPage();
     await desktop.setViewportSize({ width: 1280, height: 900 });

@@ -12,10 +12,17 @@ const APP_CSP =
 /** Another site (localhost is not 127.0.0.1) whose page auto-posts a form to the app. */
 async function hostileSite(target: string): Promise<{ url: string; server: Server }> {
   const server = createServer((req, res) => {
-    const [action, fields] = JSON.parse(decodeURIComponent((req.url ?? '/').slice(1))) as [string, Record<string, string>];
-    const inputs = Object.entries(fields).map(([k, v]) => `<input type="hidden" name="${k}" value="${v}">`).join('');
+    const [action, fields] = JSON.parse(decodeURIComponent((req.url ?? '/').slice(1))) as [
+      string,
+      Record<string, string>,
+    ];
+    const inputs = Object.entries(fields)
+      .map(([k, v]) => `<input type="hidden" name="${k}" value="${v}">`)
+      .join('');
     res.setHeader('Content-Type', 'text/html');
-    res.end(`<form id="f" method="post" action="${target}${action}">${inputs}</form><script>document.getElementById('f').submit()</script>`);
+    res.end(
+      `<form id="f" method="post" action="${target}${action}">${inputs}</form><script>document.getElementById('f').submit()</script>`,
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { url: `http://localhost:${(server.address() as AddressInfo).port}`, server };
@@ -46,7 +53,10 @@ describe('web app security in Chromium', () => {
   const api = (method: string, path: string, body?: unknown) =>
     fetch(`${server.url}${path}`, {
       method,
-      headers: { authorization: `Bearer ${jwt}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        authorization: `Bearer ${jwt}`,
+        ...(body ? { 'content-type': 'application/json' } : {}),
+      },
       ...(body ? { body: JSON.stringify(body) } : {}),
     }).then(async (r) => ({ status: r.status, body: (await r.json().catch(() => null)) as never }));
 
@@ -55,17 +65,29 @@ describe('web app security in Chromium', () => {
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/', secure: false });
     expect(cookie.expires - Date.now() / 1000).toBeGreaterThan(719 * 3600);
     expect((await api('GET', '/auth/me')).status).toBe(200);
-    expect(await ada.page.evaluate(() => localStorage.length + sessionStorage.length)).toBe(0);
+    expect(await ada.page.evaluate<number>('localStorage.length + sessionStorage.length')).toBe(0);
     expect(ada.page.url()).not.toContain('token');
   });
 
   it('over https the cookie is Secure and __Host- prefixed', async () => {
     const https = await startTestServer({ PUBLIC_BASE_URL: 'https://runledger.test' });
     try {
-      const origin = { origin: 'https://runledger.test', 'content-type': 'application/x-www-form-urlencoded' };
-      const asked = await fetch(`${https.url}/app/sign-in`, { method: 'POST', headers: origin, body: 'email=ada%40example.com' });
+      const origin = {
+        origin: 'https://runledger.test',
+        'content-type': 'application/x-www-form-urlencoded',
+      };
+      const asked = await fetch(`${https.url}/app/sign-in`, {
+        method: 'POST',
+        headers: origin,
+        body: 'email=ada%40example.com',
+      });
       const token = /token=([A-Za-z0-9_-]+)/.exec(await asked.text())![1]!;
-      const signed = await fetch(`${https.url}/app/sign-in/link`, { method: 'POST', headers: origin, body: `token=${token}`, redirect: 'manual' });
+      const signed = await fetch(`${https.url}/app/sign-in/link`, {
+        method: 'POST',
+        headers: origin,
+        body: `token=${token}`,
+        redirect: 'manual',
+      });
       expect(signed.status).toBe(303);
       expect(signed.headers.get('set-cookie')).toMatch(
         /^__Host-runledger_session=[A-Za-z0-9._-]+; Path=\/; Max-Age=2592000; HttpOnly; SameSite=Lax; Secure$/,
@@ -77,8 +99,17 @@ describe('web app security in Chromium', () => {
 
   it('changes nothing when a page on another site auto-posts approve, revoke or invite forms', async () => {
     const project = (await api('POST', '/projects', { name: 'p' })).body as { id: string };
-    const run = (await api('POST', '/runs', { project_id: project.id, flight_sheet_id: 'support-reply', title: 't' })).body as { id: string };
-    const key = (await api('POST', '/org/api-keys', { name: 'k' })).body as { key_id: string; key: string };
+    const run = (
+      await api('POST', '/runs', {
+        project_id: project.id,
+        flight_sheet_id: 'support-reply',
+        title: 't',
+      })
+    ).body as { id: string };
+    const key = (await api('POST', '/org/api-keys', { name: 'k' })).body as {
+      key_id: string;
+      key: string;
+    };
     const evil = await hostileSite(server.url);
     try {
       for (const [action, fields] of [
@@ -93,13 +124,20 @@ describe('web app security in Chromium', () => {
     } finally {
       evil.server.close();
     }
-    expect(((await api('GET', `/runs/${run.id}`)).body as { approval: unknown }).approval).toBeNull();
-    expect((await fetch(`${server.url}/auth/me`, { headers: { 'x-api-key': key.key } })).status).toBe(200);
+    expect(
+      ((await api('GET', `/runs/${run.id}`)).body as { approval: unknown }).approval,
+    ).toBeNull();
+    expect(
+      (await fetch(`${server.url}/auth/me`, { headers: { 'x-api-key': key.key } })).status,
+    ).toBe(200);
     expect(JSON.stringify((await api('GET', '/org/invites')).body)).not.toContain('mallory');
     // A same-origin post without the form's CSRF token is refused too.
     await ada.page.goto(`${server.url}/app/runs`);
     const status = await ada.page.evaluate(() =>
-      fetch('/app/org/invites', { method: 'POST', body: new URLSearchParams({ email: 'eve@example.com', role: 'member' }) }).then((r) => r.status),
+      fetch('/app/org/invites', {
+        method: 'POST',
+        body: new URLSearchParams({ email: 'eve@example.com', role: 'member' }),
+      }).then((r) => r.status),
     );
     expect(status).toBe(403);
     expect(JSON.stringify((await api('GET', '/org/invites')).body)).not.toContain('eve@');
@@ -113,7 +151,15 @@ describe('web app security in Chromium', () => {
         seen.push(r.url());
       }
     });
-    for (const path of ['/app/runs', '/app/runs/new', '/app/ledger', '/app/projects', '/app/audit', '/app/org', '/app/nowhere']) {
+    for (const path of [
+      '/app/runs',
+      '/app/runs/new',
+      '/app/ledger',
+      '/app/projects',
+      '/app/audit',
+      '/app/org',
+      '/app/nowhere',
+    ]) {
       await ada.page.goto(`${server.url}${path}`);
     }
     expect(seen.length).toBeGreaterThan(7);
@@ -132,7 +178,8 @@ describe('web app security in Chromium', () => {
     await page.getByRole('button', { name: 'Send me a sign-in link' }).click();
     const link = onServer(await mailbox.linkFor('ada@example.com', '/auth/verify'), server.url);
     // What an e-mail scanner does: fetch the link, twice. The token is still good afterwards.
-    for (let i = 0; i < 2; i++) expect((await fetch(link, { headers: { accept: 'text/html' } })).status).toBe(200);
+    for (let i = 0; i < 2; i++)
+      expect((await fetch(link, { headers: { accept: 'text/html' } })).status).toBe(200);
     await page.goto(link);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Runs' }).waitFor();

@@ -15,7 +15,9 @@ export interface Mailbox {
 
 /** Quoted-printable as nodemailer writes long lines: soft breaks and `=XX` escapes. */
 const unquote = (data: string) =>
-  data.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  data
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 
 export async function openMailbox(): Promise<Mailbox> {
   const messages: { to: string[]; text: string }[] = [];
@@ -48,10 +50,12 @@ export async function openMailbox(): Promise<Mailbox> {
         return pattern.exec(found.text)![0];
       };
       // Waits for delivery (the server sends after its commit), not for a fixed time.
-      for (const started = Date.now(); Date.now() - started < 20_000; ) {
+      for (const started = Date.now(); Date.now() - started < 20_000;) {
         const link = take();
         if (link !== undefined) return link;
-        await new Promise<void>((resolve) => arrived.once('message', resolve).once('tick', resolve));
+        await new Promise<void>((resolve) =>
+          arrived.once('message', resolve).once('tick', resolve),
+        );
       }
       throw new Error(`no ${path} link reached ${to}`);
     },
@@ -73,13 +77,10 @@ const axeSource = (createRequire(import.meta.url)('axe-core') as { source: strin
 /** Runs axe-core in the page (injected through the debugging protocol, so the page's CSP stays as served). */
 export async function seriousViolations(page: Page): Promise<string[]> {
   await page.evaluate(axeSource);
-  const ids = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: unknown }[] }[] }> } }).axe;
-    const result = await axe.run();
-    return result.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id}: ${JSON.stringify(v.nodes.slice(0, 3).map((n) => n.target))}`);
-  });
+  // A string, so the page's globals need no DOM types here.
+  const ids = await page.evaluate<string[]>(`axe.run().then((result) => result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => v.id + ': ' + JSON.stringify(v.nodes.slice(0, 3).map((n) => n.target))))`);
   return ids;
 }
 

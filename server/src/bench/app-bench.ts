@@ -24,7 +24,8 @@ import { benchRunledger, signUp } from './seed.js';
 function option(name: string, fallback: number): number {
   const at = process.argv.indexOf(`--${name}`);
   const value = at >= 0 ? Number(process.argv[at + 1]) : fallback;
-  if (!Number.isSafeInteger(value) || value < 1) throw new Error(`--${name} needs a positive integer`);
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new Error(`--${name} needs a positive integer`);
   return value;
 }
 
@@ -51,17 +52,33 @@ const bigSheet = () => ({
 /** The run page's run: 50 text evidence items, a submission, an audit with 200 open checks. */
 async function bigRun(rl: Runledger, me: Actor, projectId: string): Promise<string> {
   const sheet = await rl.flightSheets.create(me, bigSheet());
-  const run = await rl.runs.create(me, { project_id: projectId, flight_sheet_id: sheet.id, title: 'big' });
+  const run = await rl.runs.create(me, {
+    project_id: projectId,
+    flight_sheet_id: sheet.id,
+    title: 'big',
+  });
   for (let i = 0; i < 50; i += 1) {
-    await rl.runs.addEvidence(me, run.id, { kind: 'text', label: `item ${i}`, content: 'x'.repeat(300) });
+    await rl.runs.addEvidence(me, run.id, {
+      kind: 'text',
+      label: `item ${i}`,
+      content: 'x'.repeat(300),
+    });
   }
-  await rl.runs.submit(me, run.id, { answer: 'text '.repeat(100), parts: Array.from({ length: 50 }, (_, i) => i) });
+  await rl.runs.submit(me, run.id, {
+    answer: 'text '.repeat(100),
+    parts: Array.from({ length: 50 }, (_, i) => i),
+  });
   await rl.runs.audit(me, run.id);
   return run.id;
 }
 
 /** 10^5 runs written straight through the repositories, 2000 a transaction (copies of one real run). */
-async function manyRuns(storage: Storage, me: Actor & { orgId: string }, templateId: string, count: number) {
+async function manyRuns(
+  storage: Storage,
+  me: Actor & { orgId: string },
+  templateId: string,
+  count: number,
+) {
   const template = await storage.read((tx) => tx.runs.get(me.orgId, templateId));
   if (template === null) throw new Error('bench: template run not found');
   for (let start = 0; start < count; start += 2000) {
@@ -69,7 +86,13 @@ async function manyRuns(storage: Storage, me: Actor & { orgId: string }, templat
       for (let i = start; i < Math.min(count, start + 2000); i += 1) {
         const at = new Date(Date.UTC(2021, 0, 1) + i * 1000).toISOString();
         const state = i % 7 === 0 ? 'approved' : 'draft';
-        await tx.runs.insert({ ...template, id: `run_bench${i}`, state, created_at: at, updated_at: at });
+        await tx.runs.insert({
+          ...template,
+          id: `run_bench${i}`,
+          state,
+          created_at: at,
+          updated_at: at,
+        });
       }
     });
   }
@@ -114,31 +137,47 @@ async function main(): Promise<void> {
   const { rl, close } = await benchRunledger(storage, dir);
   const clock = systemClock();
   const signer = jwtSigner('bench-secret-'.padEnd(40, 'x'), 720, clock);
-  const limiter = new StoredWindowLimiter(storage, clock, { name: 'bench', limit: 1000, windowMs: 60_000 });
+  const limiter = new StoredWindowLimiter(storage, clock, {
+    name: 'bench',
+    limit: 1000,
+    windowMs: 60_000,
+  });
   const { seen, middleware } = timings();
-  const app = express().use(middleware).use(
-    webApp({
-      runledger: rl,
-      sessions: sessions({ runledger: rl, signer, jwtSecret: 'bench', jwtTtlHours: 720, cookies: { secure: false } }),
-      blobs: await openFileBlobStore(join(dir, 'app-blobs')),
-      publicOrigin: 'http://127.0.0.1',
-      limits: { perEmail: limiter, perIp: limiter, verifyPerIp: limiter },
-      formLimit: 1024 * 1024,
-    }),
-  );
+  const app = express()
+    .use(middleware)
+    .use(
+      webApp({
+        runledger: rl,
+        sessions: sessions({
+          runledger: rl,
+          signer,
+          jwtSecret: 'bench',
+          jwtTtlHours: 720,
+          cookies: { secure: false },
+        }),
+        blobs: await openFileBlobStore(join(dir, 'app-blobs')),
+        publicOrigin: 'http://127.0.0.1',
+        limits: { perEmail: limiter, perIp: limiter, verifyPerIp: limiter },
+        formLimit: 1024 * 1024,
+      }),
+    );
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   try {
     const { me, projectId } = await signUp(rl, 'bench@example.com');
     if (me.kind !== 'user') throw new Error('bench: not a person');
     const big = await bigRun(rl, me, projectId);
-    let started = performance.now();
+    const started = performance.now();
     await manyRuns(storage, me, big, runCount);
-    console.log(`seeded ${runCount} runs in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    console.log(
+      `seeded ${runCount} runs in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const cookie = `runledger_session=${signer.sign({ sub: me.userId, org: me.orgId })}`;
     const second = (await rl.runs.list(me, { limit: 50 })).next;
-    console.log(`page (${requests} requests each, SQLite)                     p50 ms   p95 ms   HTML bytes   gzip bytes`);
+    console.log(
+      `page (${requests} requests each, SQLite)                     p50 ms   p95 ms   HTML bytes   gzip bytes`,
+    );
     for (const [name, path] of [
       ['run page: 200 checks, 50 evidence items', `/app/runs/${big}`],
       [`runs list, first page of ${runCount}`, '/app/runs'],
@@ -147,7 +186,9 @@ async function main(): Promise<void> {
       ['runs list, project filter', `/app/runs?project_id=${projectId}`],
     ] as const) {
       const { p50, p95, bytes, gzipped } = await measure(`${base}${path}`, cookie, requests, seen);
-      console.log(`${name.padEnd(58)} ${p50.toFixed(2).padStart(6)}   ${p95.toFixed(2).padStart(6)}   ${String(bytes).padStart(10)}   ${String(gzipped).padStart(10)}`);
+      console.log(
+        `${name.padEnd(58)} ${p50.toFixed(2).padStart(6)}   ${p95.toFixed(2).padStart(6)}   ${String(bytes).padStart(10)}   ${String(gzipped).padStart(10)}`,
+      );
     }
   } finally {
     server.close();

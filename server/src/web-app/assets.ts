@@ -100,7 +100,8 @@ document.querySelectorAll('[data-upload] progress').forEach(function (bar) { bar
 const ICON =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#0b57d0"/><path d="M4 4h5a3 3 0 0 1 0 6H7l4 3" stroke="#fff" stroke-width="2" fill="none"/></svg>';
 
-const etag = (text: string) => `"${createHash('sha256').update(text).digest('base64url').slice(0, 16)}"`;
+const etag = (text: string) =>
+  `"${createHash('sha256').update(text).digest('base64url').slice(0, 16)}"`;
 
 /** Serves the stylesheet and the script at fixed paths, cached until they change (ETag). */
 export function mountAssets(router: Router): void {

@@ -63,4 +63,5 @@ export function queryOf(values: Record<string, string | undefined>): string {
 }
 
 /** A run's page, or the target of one of its forms. */
-export const runPath = (runId: string, tail = '') => `/app/runs/${encodeURIComponent(runId)}${tail}`;
+export const runPath = (runId: string, tail = '') =>
+  `/app/runs/${encodeURIComponent(runId)}${tail}`;

@@ -18,8 +18,7 @@ export interface PageContext {
 
 /** A page to show, or where to send the browser next (303 after a form). */
 export type Outcome =
-  | { title: string; body: string; current?: string; status?: number }
-  | { redirect: string };
+  { title: string; body: string; current?: string; status?: number } | { redirect: string };
 
 export type PageHandler = (ctx: PageContext) => Promise<Outcome>;
 
@@ -33,7 +32,8 @@ interface Options {
 /** The page of a refused request: its status and the same `detail` the API would answer. */
 export function errorPage(res: Response, error: RunledgerError, frame: Frame | null): void {
   const status = STATUS_OF[error.code];
-  const heading = { 403: 'Not allowed', 404: 'Not found', 409: 'Not possible now' }[status] ?? 'Refused';
+  const heading =
+    { 403: 'Not allowed', 404: 'Not found', 409: 'Not possible now' }[status] ?? 'Refused';
   const body = `<p class="error" role="alert">${escapeHtml(error.message)}</p><p><a href="/app/runs">Back to the runs</a></p>`;
   sendHtml(res, status, layout(`${heading} (${status})`, body, frame));
 }
@@ -44,11 +44,20 @@ function send(res: Response, outcome: Outcome, frame: Frame): void {
     res.redirect(303, outcome.redirect);
     return;
   }
-  sendHtml(res, outcome.status ?? 200, layout(outcome.title, outcome.body, { ...frame, current: outcome.current }));
+  sendHtml(
+    res,
+    outcome.status ?? 200,
+    layout(outcome.title, outcome.body, { ...frame, current: outcome.current }),
+  );
 }
 
 /** Wraps a page (GET) or a form's target (POST): session, owner rule, CSRF, errors as pages. */
-function wrap(deps: AppDeps, handler: PageHandler, options: Options, post: boolean): RequestHandler {
+function wrap(
+  deps: AppDeps,
+  handler: PageHandler,
+  options: Options,
+  post: boolean,
+): RequestHandler {
   return async (req, res, next) => {
     res.locals.route = req.route ? `${req.baseUrl}${String(req.route.path)}` : '/app';
     let frame: Frame | null = null;

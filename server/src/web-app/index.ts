@@ -65,7 +65,10 @@ function mountRunPages(router: Router, deps: AppDeps): void {
   router.get('/app/runs/:run_id', page(deps, runPage(deps)));
   router.get('/app/runs/:run_id/evidence/:evidence_id/download', evidenceDownload(deps));
   router.post('/app/runs/:run_id/evidence', action(deps, actions.evidence));
-  router.post('/app/runs/:run_id/evidence/upload', action(deps, actions.upload, { csrfInHandler: true }));
+  router.post(
+    '/app/runs/:run_id/evidence/upload',
+    action(deps, actions.upload, { csrfInHandler: true }),
+  );
   router.post('/app/runs/:run_id/submission', action(deps, actions.submission));
   router.post('/app/runs/:run_id/audit', action(deps, actions.audit));
   router.post('/app/runs/:run_id/checks/:check_id', action(deps, actions.grade));

@@ -50,7 +50,9 @@ export function layout(title: string, body: string, frame: Frame | null): string
     '<script src="/app/assets/app.js" defer></script>',
     '</head><body>',
     '<a class="skip" href="#main">Skip to content</a>',
-    frame === null ? '<header class="top"><span class="brand">runledger</span></header>' : header(frame),
+    frame === null
+      ? '<header class="top"><span class="brand">runledger</span></header>'
+      : header(frame),
     `<main id="main"><h1>${escapeHtml(title)}</h1>`,
     body,
     '</main></body></html>',

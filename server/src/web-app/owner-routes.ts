@@ -16,7 +16,11 @@ export function mountOwnerPages(router: Router, deps: AppDeps): void {
   router.get('/app/audit', page(deps, auditPage(deps), owner));
   router.get(
     '/app/audit/export',
-    download(deps, ({ person, res }) => streamNdjson(res, deps.runledger.audit.export(person), 'audit.ndjson'), owner),
+    download(
+      deps,
+      ({ person, res }) => streamNdjson(res, deps.runledger.audit.export(person), 'audit.ndjson'),
+      owner,
+    ),
   );
   const org = orgActions(deps);
   router.get('/app/org', page(deps, orgPage(deps), owner));

@@ -62,8 +62,15 @@ export function sessions(deps: {
     },
     checkCsrf(req, presented) {
       const jwt = jwtOf(req);
-      if (jwt === null || typeof presented !== 'string' || !constantTimeEqual(presented, csrfOf(jwt))) {
-        throw new RunledgerError('forbidden', 'the form is stale or came from another site: reload the page and try again');
+      if (
+        jwt === null ||
+        typeof presented !== 'string' ||
+        !constantTimeEqual(presented, csrfOf(jwt))
+      ) {
+        throw new RunledgerError(
+          'forbidden',
+          'the form is stale or came from another site: reload the page and try again',
+        );
       }
     },
   };

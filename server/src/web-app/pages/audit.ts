@@ -34,7 +34,10 @@ export function auditPage(deps: AppDeps): PageHandler {
       '<form method="get" action="/app/audit" class="filters" aria-label="Filter the audit receipts">',
       '<label>Event type<select name="type">',
       options(
-        [{ value: '', label: 'Every type' }, ...AuditEventType.options.map((t) => ({ value: t, label: t }))],
+        [
+          { value: '', label: 'Every type' },
+          ...AuditEventType.options.map((t) => ({ value: t, label: t })),
+        ],
         type ?? '',
       ),
       '</select></label><button type="submit" class="secondary">Filter</button></form>',

@@ -20,7 +20,12 @@ function verifyResult(result: LedgerVerifyResult): string {
   if (result.ok) {
     return `<p class="ok" role="status" id="verify-result">Intact: ${result.receipts_checked} receipts verified (every hash, sequence number and link).</p>`;
   }
-  const rows = result.errors.map((e) => [code(e.receipt_id), String(e.org_seq), code(e.code), escapeHtml(e.message)]);
+  const rows = result.errors.map((e) => [
+    code(e.receipt_id),
+    String(e.org_seq),
+    code(e.code),
+    escapeHtml(e.message),
+  ]);
   return [
     `<p class="error" role="alert" id="verify-result">Not intact: ${result.errors.length} problem(s) in ${result.receipts_checked} receipts.</p>`,
     table('Faulty receipts', ['Receipt', 'Number', 'Code', 'What is wrong'], rows),
@@ -31,11 +36,19 @@ function ledgerPage(deps: AppDeps): PageHandler {
   return async ({ req, person }) => {
     const after = seqOf(req.query.after);
     const [list, checkpoint, verified] = await Promise.all([
-      deps.runledger.ledger.list(person, { limit: 50, ...(after === undefined ? {} : { after_seq: after }) }),
+      deps.runledger.ledger.list(person, {
+        limit: 50,
+        ...(after === undefined ? {} : { after_seq: after }),
+      }),
       deps.runledger.ledger.checkpoint(person),
       req.query.verify === '1' ? deps.runledger.ledger.verify(person) : Promise.resolve(null),
     ]);
-    const rows = list.entries.map((e) => [String(e.org_seq), code(e.receipt_id), time(e.created_at), code(e.receipt_sha256)]);
+    const rows = list.entries.map((e) => [
+      String(e.org_seq),
+      code(e.receipt_id),
+      time(e.created_at),
+      code(e.receipt_sha256),
+    ]);
     const body = [
       '<p><a href="/app/ledger?verify=1">Verify the whole chain</a> · <a href="/app/ledger/export" download>Download the export (NDJSON)</a></p>',
       verified === null ? '' : verifyResult(verified),
@@ -44,7 +57,9 @@ function ledgerPage(deps: AppDeps): PageHandler {
       `<pre id="checkpoint">${escapeHtml(checkpoint.checkpoint)}</pre>`,
       '<h2>Receipts</h2>',
       table('Receipts', ['Number', 'Receipt', 'Minted', 'SHA-256'], rows),
-      list.next ? `<p class="pager"><a rel="next" href="/app/ledger?after=${encodeURIComponent(list.next)}">Next page</a></p>` : '',
+      list.next
+        ? `<p class="pager"><a rel="next" href="/app/ledger?after=${encodeURIComponent(list.next)}">Next page</a></p>`
+        : '',
     ].join('');
     return { title: 'Ledger', body, current: '/app/ledger' };
   };
@@ -55,6 +70,8 @@ export function mountLedgerPages(router: Router, deps: AppDeps): void {
   router.get('/app/ledger', page(deps, ledgerPage(deps)));
   router.get(
     '/app/ledger/export',
-    download(deps, ({ person, res }) => streamNdjson(res, deps.runledger.ledger.export(person), 'ledger.ndjson')),
+    download(deps, ({ person, res }) =>
+      streamNdjson(res, deps.runledger.ledger.export(person), 'ledger.ndjson'),
+    ),
   );
 }

@@ -36,12 +36,21 @@ async function keysSection(deps: AppDeps, person: Actor, csrf: string): Promise<
     k.last_used_at ? time(k.last_used_at) : 'never',
     k.revoked_at
       ? `revoked ${time(k.revoked_at)}`
-      : post(`/app/org/keys/${encodeURIComponent(k.key_id)}/revoke`, csrf, `<button type="submit" class="danger" aria-label="Revoke ${escapeHtml(k.name)}">Revoke</button>`),
+      : post(
+          `/app/org/keys/${encodeURIComponent(k.key_id)}/revoke`,
+          csrf,
+          `<button type="submit" class="danger" aria-label="Revoke ${escapeHtml(k.name)}">Revoke</button>`,
+        ),
   ]);
   return [
     '<h2 id="keys">API keys</h2>',
     table('API keys', ['Name', 'Prefix', 'Created', 'Last used', ''], rows),
-    post('/app/org/keys', csrf, '<label for="key-name">New key name</label><input id="key-name" name="name" required maxlength="200"><button type="submit">Create a key</button>', 'stack'),
+    post(
+      '/app/org/keys',
+      csrf,
+      '<label for="key-name">New key name</label><input id="key-name" name="name" required maxlength="200"><button type="submit">Create a key</button>',
+      'stack',
+    ),
   ].join('');
 }
 
@@ -95,7 +104,11 @@ export function orgPage(deps: AppDeps, created: Created = null): PageHandler {
       doneNotice(req.query.done),
       `<p>${text(org.name)} ${code(org.id)}</p>`,
       '<h2 id="share">Share pages</h2>',
-      post('/app/org/settings', csrf, `<label for="share-identity">Shared receipts name people by</label><select id="share-identity" name="share_identity">${options(identity, org.share_identity)}</select><button type="submit" class="secondary">Save</button>`),
+      post(
+        '/app/org/settings',
+        csrf,
+        `<label for="share-identity">Shared receipts name people by</label><select id="share-identity" name="share_identity">${options(identity, org.share_identity)}</select><button type="submit" class="secondary">Save</button>`,
+      ),
       await keysSection(deps, person, csrf),
       await membersSection(deps, person, csrf),
       await invitesSection(deps, person, csrf),

@@ -43,7 +43,10 @@ export function projectsPage(deps: AppDeps): PageHandler {
 export const createProject =
   (deps: AppDeps): PageHandler =>
   async ({ req, person }) => {
-    await deps.runledger.projects.create(person, parseFields(ProjectCreateBody, { name: fieldsOf(req).name }));
+    await deps.runledger.projects.create(
+      person,
+      parseFields(ProjectCreateBody, { name: fieldsOf(req).name }),
+    );
     return { redirect: '/app/projects?done=saved' };
   };
 
@@ -55,7 +58,9 @@ export function sheetPage(deps: AppDeps): PageHandler {
     const versions = all.items
       .filter((s) => s.slug === sheet.slug)
       .map((s) => [
-        s.id === sheet.id ? `${escapeHtml(s.version)} (this one)` : `<a href="/app/sheets/${encodeURIComponent(s.id)}">${escapeHtml(s.version)}</a>`,
+        s.id === sheet.id
+          ? `${escapeHtml(s.version)} (this one)`
+          : `<a href="/app/sheets/${encodeURIComponent(s.id)}">${escapeHtml(s.version)}</a>`,
         code(s.sha256),
       ]);
     const rules = sheet.audit_checks.map((rule) => [

@@ -80,7 +80,11 @@ export function runActions(deps: AppDeps) {
     },
     evidence: async ({ req, person }) => {
       const f = fieldsOf(req);
-      const input = parseFields(EvidenceIn, { kind: f.kind, label: f.label, content: f.content ?? '' });
+      const input = parseFields(EvidenceIn, {
+        kind: f.kind,
+        label: f.label,
+        content: f.content ?? '',
+      });
       await runs.addEvidence(person, runIdOf(req.params), input);
       return back(runIdOf(req.params), 'evidence');
     },

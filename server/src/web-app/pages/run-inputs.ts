@@ -9,7 +9,10 @@ export function evidenceForms(runId: string, csrf: string): string {
     `<form method="post" action="${runPath(runId, '/evidence')}" class="stack">${csrfField(csrf)}`,
     '<label for="ev-label">Label</label><input id="ev-label" name="label" required maxlength="200">',
     '<label for="ev-kind">Kind</label><select id="ev-kind" name="kind">',
-    options(EvidenceTextKind.options.map((k) => ({ value: k, label: k })), 'note'),
+    options(
+      EvidenceTextKind.options.map((k) => ({ value: k, label: k })),
+      'note',
+    ),
     '</select>',
     '<label for="ev-content">Content</label><textarea id="ev-content" name="content" rows="4"></textarea>',
     '<button type="submit">Add text evidence</button></form>',

@@ -7,8 +7,14 @@ import type { PageHandler } from '../handlers.js';
 import { csrfField } from '../layout.js';
 import { evidenceForms, submissionForm } from './run-inputs.js';
 
-
-const button = (runId: string, csrf: string, tail: string, label: string, extra = '', name = label) =>
+const button = (
+  runId: string,
+  csrf: string,
+  tail: string,
+  label: string,
+  extra = '',
+  name = label,
+) =>
   `<form method="post" action="${runPath(runId, tail)}" class="inline">${csrfField(csrf)}${extra}<button type="submit" aria-label="${escapeHtml(name)}">${escapeHtml(label)}</button></form>`;
 
 function sheetSection(composite: RunComposite): string {
@@ -156,7 +162,10 @@ function decisionForm(runId: string, csrf: string): string {
     '<label for="note">Note (optional)</label><textarea id="note" name="note" maxlength="4000" rows="3"></textarea>',
     '<div>',
     ['approved', 'rejected', 'escalated']
-      .map((d) => `<button type="submit" name="decision" value="${d}"${d === 'rejected' ? ' class="danger"' : d === 'escalated' ? ' class="secondary"' : ''}>${{ approved: 'Approve', rejected: 'Reject', escalated: 'Escalate' }[d]}</button>`)
+      .map(
+        (d) =>
+          `<button type="submit" name="decision" value="${d}"${d === 'rejected' ? ' class="danger"' : d === 'escalated' ? ' class="secondary"' : ''}>${{ approved: 'Approve', rejected: 'Reject', escalated: 'Escalate' }[d]}</button>`,
+      )
       .join(' '),
     '</div></form>',
   ].join('');

@@ -26,7 +26,10 @@ function filters(query: z.output<typeof ListQuery>, projects: { id: string; name
     '</select></label>',
     '<label>Project<select name="project_id">',
     options(
-      [{ value: '', label: 'Any project' }, ...projects.map((p) => ({ value: p.id, label: p.name }))],
+      [
+        { value: '', label: 'Any project' },
+        ...projects.map((p) => ({ value: p.id, label: p.name })),
+      ],
       query.project_id ?? '',
     ),
     '</select></label>',
@@ -60,7 +63,9 @@ export function runsListPage(deps: AppDeps): PageHandler {
     const keep = { state: query.state, project_id: query.project_id };
     const pager = [
       query.after ? `<a href="/app/runs${queryOf(keep)}">First page</a>` : '',
-      page.next ? `<a href="/app/runs${queryOf({ ...keep, after: page.next })}" rel="next">Next page</a>` : '',
+      page.next
+        ? `<a href="/app/runs${queryOf({ ...keep, after: page.next })}" rel="next">Next page</a>`
+        : '',
     ].join('');
     const body = [
       doneNotice(query.done),

@@ -60,7 +60,10 @@ function usedLinkPage(res: Response, what: string): void {
 const tokenOf = (req: Request) => {
   const token = (req.body as Record<string, unknown> | undefined)?.token;
   if (typeof token !== 'string' || token.length === 0 || token.length > 512) {
-    throw new RunledgerError('invalid_input', 'the link is incomplete: open it again from the e-mail');
+    throw new RunledgerError(
+      'invalid_input',
+      'the link is incomplete: open it again from the e-mail',
+    );
   }
   return token;
 };
@@ -95,7 +98,10 @@ async function requestLink(deps: AppDeps, req: Request, res: Response): Promise<
   if (!parsed.success) throw new RunledgerError('invalid_input', 'enter a valid e-mail address');
   await deps.limits.perIp.hit(`ip:${req.ip ?? 'unknown'}`);
   await deps.limits.perEmail.hit(`email:${parsed.data.email}`);
-  const answer = withoutRemoteDevLink(req, await deps.runledger.auth.requestLink(parsed.data.email));
+  const answer = withoutRemoteDevLink(
+    req,
+    await deps.runledger.auth.requestLink(parsed.data.email),
+  );
   const dev =
     answer.dev_link === undefined
       ? ''
@@ -116,7 +122,10 @@ export function mountSignIn(router: Router, deps: AppDeps): void {
       show(res, 'Sign in', `${out}<p>We e-mail you a link that signs you in.</p>${EMAIL_FORM}`);
     }),
   );
-  router.post('/app/sign-in', anonymous((req, res) => requestLink(deps, req, res)));
+  router.post(
+    '/app/sign-in',
+    anonymous((req, res) => requestLink(deps, req, res)),
+  );
   // The links the e-mails carry: a browser gets the one-button page, any other client the API's answer.
   for (const [path, what] of [
     ['/auth/verify', 'sign-in'],
@@ -136,7 +145,8 @@ export function mountSignIn(router: Router, deps: AppDeps): void {
     anonymous(async (req, res) => {
       assertSameOrigin(req, deps.publicOrigin);
       const session = await deps.sessions.personOf(req);
-      if (session !== null) deps.sessions.checkCsrf(req, (req.body as Record<string, unknown>)?.csrf);
+      if (session !== null)
+        deps.sessions.checkCsrf(req, (req.body as Record<string, unknown>)?.csrf);
       deps.sessions.end(res);
       res.redirect(303, '/app/sign-in?signed_out=1');
     }),
