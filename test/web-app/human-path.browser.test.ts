@@ -102,6 +102,13 @@ describe.each(engines)('the whole human path in Chromium (%s)', (engine) => {
     await bob.page.getByRole('button', { name: 'Audit the submission' }).click();
     await bob.page.getByText('Audit done.').waitFor();
     expect(await bob.page.locator('#run-state').textContent()).toBe('audited');
+    // The runs list filtered by flight sheet (every version of its slug).
+    await bob.page.goto(`${server.url}/app/runs?sheet=support-reply`);
+    expect(await bob.page.getByRole('link', { name: /Ticket T-1042/ }).count()).toBe(1);
+    await bob.page.getByLabel('Flight sheet').selectOption('agent-task-report');
+    await bob.page.getByRole('button', { name: 'Filter' }).click();
+    await bob.page.getByText('No runs yet.').waitFor();
+    await bob.page.goto(runUrl);
     const download = bob.page.waitForEvent('download');
     await bob.page.getByRole('link', { name: 'Download transcript.txt' }).click();
     expect((await download).suggestedFilename()).toBe('transcript.txt');

@@ -35,7 +35,7 @@ export interface paths {
     };
     /**
      * Readiness: storage answers a query and the receipt sink takes a write
-     * @description 503 with a detail naming what is not ready: `starting`, `draining` (after SIGTERM), or the failing checks (`storage`, `receipt_sink`). Load balancers route only to a ready instance.
+     * @description 503 with a detail naming what is not ready: `starting`, `draining` (after SIGTERM), or the failing checks (`storage`, `receipt_sink`, `disk_space`, `signing_key`). Load balancers route only to a ready instance.
      *
      *     Needs no credentials.
      */
@@ -500,8 +500,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Runs of the organization in creation order, paged; filter by project_id and state
-     * @description Runs of the organization in creation order, paged; filter by project_id and state.
+     * Runs of the organization in creation order, paged; filter by project_id, state and flight_sheet_slug (every version of the sheet)
+     * @description Runs of the organization in creation order, paged; filter by project_id, state and flight_sheet_slug (every version of the sheet).
      *
      *     Needs a JWT or an API key of the organization.
      */
@@ -2464,6 +2464,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getReady: {
@@ -2520,7 +2529,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not configured */
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
       503: {
         headers: {
           [name: string]: unknown;
@@ -2598,6 +2607,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getAuthVerify: {
@@ -2650,6 +2668,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -2735,6 +2762,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getAuthAcceptInvite: {
@@ -2787,6 +2823,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -2881,6 +2926,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getAuthMe: {
@@ -2946,6 +3000,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getOrg: {
@@ -3004,6 +3067,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -3089,6 +3161,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getOrgMembers: {
@@ -3151,6 +3232,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -3229,6 +3319,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -3316,6 +3415,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -3415,6 +3523,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   deleteOrgMembersByUserId: {
@@ -3500,6 +3617,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -3605,6 +3731,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getOrgApiKeys: {
@@ -3683,6 +3818,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   postOrgApiKeys: {
@@ -3754,6 +3898,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -3844,6 +3997,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getOrgAudit: {
@@ -3926,6 +4088,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getOrgAuditExport: {
@@ -3993,6 +4164,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -4074,6 +4254,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getProjects: {
@@ -4143,6 +4332,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   postProjects: {
@@ -4205,6 +4403,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -4288,6 +4495,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getFlightSheets: {
@@ -4351,6 +4567,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -4445,6 +4670,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getFlightSheetsByIdOrSlug: {
@@ -4521,6 +4755,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getRuns: {
@@ -4531,6 +4774,7 @@ export interface operations {
         after?: string;
         project_id?: string;
         state?: components['schemas']['RunState'];
+        flight_sheet_slug?: string;
       };
       header?: never;
       path?: never;
@@ -4585,6 +4829,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -4670,6 +4923,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getRunsByRunId: {
@@ -4746,6 +5008,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getRunsByRunIdEvidence: {
@@ -4815,6 +5086,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -4904,6 +5184,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -5004,6 +5293,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getRunsByRunIdEvidenceByEvidenceIdContent: {
@@ -5081,6 +5379,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getRunsByRunIdSubmission: {
@@ -5150,6 +5457,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -5246,6 +5562,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   postRunsByRunIdAudit: {
@@ -5324,6 +5649,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -5421,6 +5755,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   postRunsByRunIdFindings: {
@@ -5506,6 +5849,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getRunsByRunIdChecks: {
@@ -5575,6 +5927,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -5658,6 +6019,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getRunsByRunIdVerdict: {
@@ -5727,6 +6097,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -5832,6 +6211,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   postRunsByRunIdReceipt: {
@@ -5926,6 +6314,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getRunsByRunIdIncidents: {
@@ -5995,6 +6392,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -6091,6 +6497,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getLedger: {
@@ -6163,6 +6578,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getLedgerVerify: {
@@ -6228,6 +6652,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getLedgerExport: {
@@ -6286,6 +6719,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -6365,6 +6807,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getWellKnownRunledgerKeysJson: {
@@ -6414,6 +6865,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -6479,6 +6939,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -6564,6 +7033,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getLedgerProofConsistency: {
@@ -6627,6 +7105,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -6706,6 +7193,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getShareByShareTokenPdf: {
@@ -6777,6 +7273,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getShareByShareTokenAttestation: {
@@ -6826,8 +7331,35 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -6884,8 +7416,35 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -6951,8 +7510,35 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -7018,8 +7604,35 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -7083,7 +7696,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not configured */
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
       503: {
         headers: {
           [name: string]: unknown;
@@ -7148,7 +7761,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not configured */
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
       503: {
         headers: {
           [name: string]: unknown;
@@ -7213,7 +7826,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not configured */
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
       503: {
         headers: {
           [name: string]: unknown;
@@ -7300,6 +7913,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getV1TribunalVerdictsByVerdictId: {
@@ -7369,6 +7991,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -7472,6 +8103,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   postInternalRunnerClaim: {
@@ -7548,7 +8188,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not configured */
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
       503: {
         headers: {
           [name: string]: unknown;
@@ -7646,7 +8286,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not configured */
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
       503: {
         headers: {
           [name: string]: unknown;
@@ -7744,7 +8384,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not configured */
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
       503: {
         headers: {
           [name: string]: unknown;
@@ -7842,7 +8482,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not configured */
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
       503: {
         headers: {
           [name: string]: unknown;
@@ -7940,7 +8580,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not configured */
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
       503: {
         headers: {
           [name: string]: unknown;
@@ -8018,7 +8658,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not configured */
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
       503: {
         headers: {
           [name: string]: unknown;
