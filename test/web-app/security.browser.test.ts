@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../helpers/browser.js';
+import { captureLog } from '../helpers/captured-log.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { onServer, openMailbox, person, signInByMail, type Mailbox } from './world.js';
 
@@ -34,15 +35,23 @@ describe('web app security in Chromium', () => {
   let browser: Browser;
   let ada: { context: BrowserContext; page: Page };
   let jwt: string;
+  const log = captureLog();
+  /** Every secret the browser saw: links' tokens, the session JWT, the CSRF token, API keys. */
+  const secrets = new Set<string>();
 
   beforeAll(async () => {
     mailbox = await openMailbox();
-    server = await startTestServer({ SMTP_URL: mailbox.url });
+    server = await startTestServer(
+      { SMTP_URL: mailbox.url, LOG_LEVEL: 'trace' },
+      { logger: log.logger },
+    );
     browser = await launchBrowser();
     ada = await person(browser);
     await signInByMail(ada.page, server.url, mailbox, 'ada@example.com');
     await ada.page.getByRole('heading', { name: 'Runs' }).waitFor();
     jwt = (await ada.context.cookies()).find((c) => c.name === 'runledger_session')!.value;
+    secrets.add(jwt);
+    secrets.add((await ada.page.locator('input[name=csrf]').first().getAttribute('value'))!);
   }, 120_000);
   afterAll(async () => {
     await browser?.close();
@@ -177,6 +186,7 @@ describe('web app security in Chromium', () => {
     await page.getByLabel('E-mail address').fill('ada@example.com');
     await page.getByRole('button', { name: 'Send me a sign-in link' }).click();
     const link = onServer(await mailbox.linkFor('ada@example.com', '/auth/verify'), server.url);
+    secrets.add(new URL(link).searchParams.get('token')!);
     // What an e-mail scanner does: fetch the link, twice. The token is still good afterwards.
     for (let i = 0; i < 2; i++)
       expect((await fetch(link, { headers: { accept: 'text/html' } })).status).toBe(200);
@@ -188,5 +198,14 @@ describe('web app security in Chromium', () => {
     await again.getByRole('button', { name: 'Sign in' }).click();
     await again.getByRole('heading', { name: 'Link already used' }).waitFor();
     expect(await again.getByText('already been used').count()).toBe(1);
+  });
+
+  it('logs refused forms as security events and never a token, key, link or session', () => {
+    const denied = log
+      .lines()
+      .map((line) => JSON.parse(line) as { event?: string; route?: string })
+      .filter((entry) => entry.event === 'authz.denied' && entry.route?.startsWith('/app/'));
+    expect(denied.length).toBeGreaterThan(0);
+    expect(log.leaking(secrets)).toEqual([]);
   });
 });

@@ -67,9 +67,12 @@ function upload(form) {
   xhr.onload = function () {
     if (xhr.status < 400) { window.location.assign(xhr.responseURL); return; }
     form.removeAttribute('aria-busy');
-    var doc = new DOMParser().parseFromString(xhr.responseText, 'text/html');
-    var error = doc.querySelector('.error');
-    if (status) status.textContent = error ? error.textContent : 'The upload was refused (' + xhr.status + ').';
+    var said = null;
+    try { said = JSON.parse(xhr.responseText).detail; } catch (e) {
+      var error = new DOMParser().parseFromString(xhr.responseText, 'text/html').querySelector('.error');
+      said = error ? error.textContent : null;
+    }
+    if (status) status.textContent = 'The upload was refused (' + xhr.status + ')' + (said ? ': ' + said : '.');
   };
   xhr.onerror = function () {
     form.removeAttribute('aria-busy');

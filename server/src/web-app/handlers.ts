@@ -1,8 +1,9 @@
 import { RunledgerError } from '@runledger/core';
-import type { Request, RequestHandler, Response } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { STATUS_OF } from '../http/errors.js';
 import { escapeHtml } from '../html/escape.js';
-import { sendHtml } from './csp.js';
+import type { ErrorPage } from '../http/route-spec.js';
+import { APP_CSP, appHeaders, sendHtml } from './csp.js';
 import type { AppDeps } from './deps.js';
 import { layout, type Frame } from './layout.js';
 import { rememberWantedPage } from './return-to.js';
@@ -29,13 +30,32 @@ interface Options {
   csrfInHandler?: boolean;
 }
 
-/** The page of a refused request: its status and the same `detail` the API would answer. */
-export function errorPage(res: Response, error: RunledgerError, frame: Frame | null): void {
-  const status = STATUS_OF[error.code];
+/** The HTML of a refused request: its status and the same `detail` the API would answer. */
+export function errorHtml(status: number, detail: string, frame: Frame | null): string {
   const heading =
     { 403: 'Not allowed', 404: 'Not found', 409: 'Not possible now' }[status] ?? 'Refused';
-  const body = `<p class="error" role="alert">${escapeHtml(error.message)}</p><p><a href="/app/runs">Back to the runs</a></p>`;
-  sendHtml(res, status, layout(`${heading} (${status})`, body, frame));
+  const body = `<p class="error" role="alert">${escapeHtml(detail)}</p><p><a href="/app/runs">Back to the runs</a></p>`;
+  return layout(`${heading} (${status})`, body, frame);
+}
+
+/** Sends a refusal as a page now (no security event: an unknown page, say). */
+export function errorPage(res: Response, error: RunledgerError, frame: Frame | null): void {
+  sendHtml(res, STATUS_OF[error.code], errorHtml(STATUS_OF[error.code], error.message, frame));
+}
+
+/**
+ * Hands an error to the app's one error handler, which logs refusals as security events (as for the
+ * API) and, for a browser, renders this page; anything unexpected stays a logged 500.
+ */
+export function fail(res: Response, next: NextFunction, error: unknown, frame: Frame | null) {
+  if (error instanceof RunledgerError) {
+    appHeaders(res);
+    res.locals.errorPage = {
+      csp: APP_CSP,
+      render: (status: number, detail: string) => errorHtml(status, detail, frame),
+    } satisfies ErrorPage;
+  }
+  next(error);
 }
 
 function send(res: Response, outcome: Outcome, frame: Frame): void {
@@ -79,8 +99,7 @@ function wrap(
       }
       send(res, await handler({ req, res, ...session }), frame);
     } catch (error) {
-      if (error instanceof RunledgerError) errorPage(res, error, frame);
-      else next(error);
+      fail(res, next, error, frame);
     }
   };
 }
@@ -111,8 +130,7 @@ export function download(
       }
       await handler({ req, res, ...session });
     } catch (error) {
-      if (error instanceof RunledgerError && !res.headersSent) errorPage(res, error, frame);
-      else next(error);
+      fail(res, next, error, frame);
     }
   };
 }

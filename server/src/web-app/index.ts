@@ -3,10 +3,8 @@ import { RunledgerError } from '@runledger/core';
 import { checkRequestValue } from '../http/request-text.js';
 import { mountAssets } from './assets.js';
 import { APP_CSP } from './csp.js';
-import { layout } from './layout.js';
-import { escapeHtml } from '../html/escape.js';
 import type { AppDeps } from './deps.js';
-import { action, errorPage, page } from './handlers.js';
+import { action, errorHtml, errorPage, page } from './handlers.js';
 import { mountOwnerPages } from './owner-routes.js';
 import { mountLedgerPages } from './pages/ledger.js';
 import { newRunPage } from './pages/new-run.js';
@@ -17,10 +15,10 @@ import { mountSignIn } from './pages/sign-in.js';
 
 export type { AppDeps } from './deps.js';
 
+/** A body the form parser refuses (too large, malformed) is answered as a page too. */
 const APP_ERROR_PAGE = {
   csp: APP_CSP,
-  render: (status: number, detail: string) =>
-    layout(`Refused (${status})`, `<p class="error" role="alert">${escapeHtml(detail)}</p>`, null),
+  render: (status: number, detail: string) => errorHtml(status, detail, null),
 };
 export { sessions, type Sessions } from './session.js';
 
@@ -32,7 +30,6 @@ export function webApp(deps: AppDeps): Router {
   const router = express.Router({ caseSensitive: true, strict: false });
   const forms = express.urlencoded({ extended: false, limit: deps.formLimit, parameterLimit: 20 });
   router.use('/app', (req, res, next) => {
-    // A body the parser refuses (too large, malformed) is answered as a page too.
     res.locals.errorPage = APP_ERROR_PAGE;
     if (req.method !== 'POST' || req.is('multipart/form-data')) return next();
     forms(req, res, (error?: unknown) => {

@@ -6,7 +6,7 @@ import { prefersHtml } from '../../http/negotiation.js';
 import { escapeHtml } from '../../html/escape.js';
 import { sendHtml } from '../csp.js';
 import type { AppDeps } from '../deps.js';
-import { errorPage } from '../handlers.js';
+import { fail } from '../handlers.js';
 import { layout } from '../layout.js';
 import { takeWantedPage } from '../return-to.js';
 import { assertSameOrigin } from '../same-origin.js';
@@ -20,8 +20,7 @@ function anonymous(handler: Anonymous): RequestHandler {
     try {
       await handler(req, res);
     } catch (error) {
-      if (error instanceof RunledgerError) errorPage(res, error, null);
-      else next(error);
+      fail(res, next, error, null);
     }
   };
 }
