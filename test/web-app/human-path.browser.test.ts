@@ -43,7 +43,10 @@ describe.each(engines)('the whole human path in Chromium (%s)', (engine) => {
     await mailbox?.close();
   });
 
-  it('a member signs in from the e-mail, creates a run, uploads, submits and audits; an owner grades, approves and mints', async () => {
+  type Person = Awaited<ReturnType<typeof person>>;
+
+  /** Ada signs in (her first sign-in makes the organization), makes a project and invites Bob, who joins. */
+  async function ownerStartsAndInvites(): Promise<{ ada: Person; bob: Person }> {
     // The owner: the first sign-in of an address makes its organization.
     const ada = await person(browser);
     await signInByMail(ada.page, server.url, mailbox, 'ada@example.com');
@@ -68,7 +71,11 @@ describe.each(engines)('the whole human path in Chromium (%s)', (engine) => {
     await checkPage(bob.page, seen);
     await bob.page.getByRole('button', { name: 'Accept the invitation and sign in' }).click();
     await bob.page.getByText('bob@example.com (member)').waitFor();
+    return { ada, bob };
+  }
 
+  /** Bob: a run on the checklist sheet, a file, text evidence, the submission, the audit; its URL. */
+  async function memberPreparesRun(bob: Person): Promise<string> {
     // Bob: a run on the checklist sheet, a file, text evidence, the submission, the audit.
     await bob.page.getByRole('link', { name: 'New run' }).click();
     await checkPage(bob.page, seen);
@@ -112,8 +119,11 @@ describe.each(engines)('the whole human path in Chromium (%s)', (engine) => {
     const download = bob.page.waitForEvent('download');
     await bob.page.getByRole('link', { name: 'Download transcript.txt' }).click();
     expect((await download).suggestedFilename()).toBe('transcript.txt');
+    return runUrl;
+  }
 
-    // Ada: every open check graded pass, findings, approval with a note, the receipt.
+  /** Ada: every open check graded pass, findings, approval with a note, the receipt, the ledger. */
+  async function ownerReviews(ada: Person, runUrl: string): Promise<void> {
     await ada.page.goto(runUrl);
     await checkPage(ada.page, seen);
     for (;;) {
@@ -144,6 +154,11 @@ describe.each(engines)('the whole human path in Chromium (%s)', (engine) => {
     await ada.page.goto(`${server.url}/app/ledger?verify=1`);
     expect(await ada.page.locator('#verify-result').textContent()).toContain('1 receipts verified');
     await checkPage(ada.page, seen);
+  }
+
+  it('a member signs in from the e-mail, creates a run, uploads, submits and audits; an owner grades, approves and mints', async () => {
+    const { ada, bob } = await ownerStartsAndInvites();
+    await ownerReviews(ada, await memberPreparesRun(bob));
     expect(ada.errors).toEqual([]);
     expect(bob.errors).toEqual([]);
   }, 180_000);

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../helpers/browser.js';
 import { SUPPORT_REPLY } from '../helpers/runs.js';
@@ -54,18 +54,8 @@ describe('the review flow with the keyboard alone at 375 px', () => {
     await mailbox?.close();
   });
 
-  it('signs in, grades every open check, finalizes, approves with a note and mints without a mouse', async () => {
-    const { page, context, errors } = await person(browser, { width: 375, height: 800 });
-    await page.goto(`${server.url}/app/sign-in`);
-    await tabTo(page, 'E-mail address');
-    await page.keyboard.type('ada@example.com');
-    await page.keyboard.press('Enter');
-    await page.getByRole('heading', { name: 'Check your e-mail' }).waitFor();
-    await page.goto(onServer(await mailbox.linkFor('ada@example.com', '/auth/verify'), server.url));
-    await page.keyboard.press('Enter'); // the one button has focus
-    await page.getByRole('heading', { name: 'Runs' }).waitFor();
-
-    // The run to review, made through the API with the session's own JWT.
+  /** The run to review (support-reply, audited, checks open), made through the API with the session's own JWT. */
+  async function reviewableRun(context: BrowserContext): Promise<{ id: string }> {
     const jwt = (await context.cookies()).find((c) => c.name === 'runledger_session')!.value;
     const call = (path: string, body?: unknown) =>
       fetch(`${server.url}${path}`, {
@@ -86,6 +76,46 @@ describe('the review flow with the keyboard alone at 375 px', () => {
     });
     await call(`/runs/${run.id}/submission`, SUPPORT_REPLY);
     await call(`/runs/${run.id}/audit`);
+
+    return run;
+  }
+
+  /** The page weight (page, stylesheet and script, compressed) and the desktop screenshots. */
+  async function weighAndShoot(page: Page, context: BrowserContext, runId: string): Promise<void> {
+    // What a browser loads for the run page, compressed: the page, its stylesheet and its script.
+    const css = await (await fetch(`${server.url}/app/assets/app.css`)).text();
+    const js = await (await fetch(`${server.url}/app/assets/app.js`)).text();
+    expect(
+      gzipSync(await page.content()).length + gzipSync(css).length + gzipSync(js).length,
+    ).toBeLessThan(150 * 1024);
+
+    const desktop = await context.newPage();
+    await desktop.setViewportSize({ width: 1280, height: 900 });
+    for (const [name, path] of [
+      ['run-receipt', `/app/runs/${runId}`],
+      ['runs', '/app/runs'],
+      ['new-run', '/app/runs/new'],
+      ['ledger', '/app/ledger?verify=1'],
+      ['organization', '/app/org'],
+      ['audit', '/app/audit'],
+    ] as const) {
+      await desktop.goto(`${server.url}${path}`);
+      await desktop.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+    }
+  }
+
+  it('signs in, grades every open check, finalizes, approves with a note and mints without a mouse', async () => {
+    const { page, context, errors } = await person(browser, { width: 375, height: 800 });
+    await page.goto(`${server.url}/app/sign-in`);
+    await tabTo(page, 'E-mail address');
+    await page.keyboard.type('ada@example.com');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Check your e-mail' }).waitFor();
+    await page.goto(onServer(await mailbox.linkFor('ada@example.com', '/auth/verify'), server.url));
+    await page.keyboard.press('Enter'); // the one button has focus
+    await page.getByRole('heading', { name: 'Runs' }).waitFor();
+
+    const run = await reviewableRun(context);
 
     await page.goto(`${server.url}/app/runs/${run.id}`);
     await page.screenshot({ path: join(shots, 'run-review-phone.png'), fullPage: true });
@@ -116,26 +146,7 @@ describe('the review flow with the keyboard alone at 375 px', () => {
     expect(await seriousViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
 
-    // What a browser loads for the run page, compressed: the page, its stylesheet and its script.
-    const css = await (await fetch(`${server.url}/app/assets/app.css`)).text();
-    const js = await (await fetch(`${server.url}/app/assets/app.js`)).text();
-    expect(
-      gzipSync(await page.content()).length + gzipSync(css).length + gzipSync(js).length,
-    ).toBeLessThan(150 * 1024);
-
-    const desktop = await context.newPage();
-    await desktop.setViewportSize({ width: 1280, height: 900 });
-    for (const [name, path] of [
-      ['run-receipt', `/app/runs/${run.id}`],
-      ['runs', '/app/runs'],
-      ['new-run', '/app/runs/new'],
-      ['ledger', '/app/ledger?verify=1'],
-      ['organization', '/app/org'],
-      ['audit', '/app/audit'],
-    ] as const) {
-      await desktop.goto(`${server.url}${path}`);
-      await desktop.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
-    }
+    await weighAndShoot(page, context, run.id);
     console.log(`web app screenshots: ${shots}`);
   }, 180_000);
 });
