@@ -98,9 +98,16 @@ describe('the review flow with the keyboard alone at 375 px', () => {
       ['ledger', '/app/ledger?verify=1'],
       ['organization', '/app/org'],
       ['audit', '/app/audit'],
+      ['projects', '/app/projects'],
     ] as const) {
       await desktop.goto(`${server.url}${path}`);
       await desktop.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+      // The same page on a phone: nothing wider than the screen.
+      await page.goto(`${server.url}${path}`);
+      expect(
+        await page.evaluate<number>('document.documentElement.scrollWidth'),
+        path,
+      ).toBeLessThanOrEqual(375);
     }
   }
 

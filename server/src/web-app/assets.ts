@@ -21,7 +21,7 @@ code,pre{font:14px ui-monospace,monospace;overflow-wrap:anywhere;white-space:pre
 pre{background:#f6f7f9;padding:.6rem;border:1px solid #ddd;max-height:30rem;overflow:auto}
 .muted{color:#555}.error{color:#9b1c1c;background:#fdecec;border:1px solid #d66;padding:.5rem}
 .ok{background:#e8f5ec;border:1px solid #3a8a55;padding:.5rem}.notice{background:#eef4ff;border:1px solid #7a9ee0;padding:.5rem}
-form.stack{display:grid;gap:.4rem;max-width:36rem;margin:.5rem 0 1rem}
+form.stack{display:grid;grid-template-columns:minmax(0,1fr);gap:.4rem;max-width:36rem;margin:.5rem 0 1rem}
 form.inline{display:inline-flex;gap:.4rem;flex-wrap:wrap;align-items:center;margin:.1rem 0}
 .filters{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:end;margin-bottom:1rem}
 .filters label{display:grid}
