@@ -69,6 +69,7 @@ describe('who sees what, in Chromium', () => {
     const answer = await carl.goto(runUrl);
     expect(answer?.status()).toBe(404);
     await carl.getByRole('heading', { name: 'Not found (404)' }).waitFor();
+    expect(await seriousViolations(carl)).toEqual([]);
     expect(await carl.getByText('Nightly').count()).toBe(0);
   });
 

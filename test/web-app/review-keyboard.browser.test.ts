@@ -114,11 +114,14 @@ describe('the review flow with the keyboard alone at 375 px', () => {
   it('signs in, grades every open check, finalizes, approves with a note and mints without a mouse', async () => {
     const { page, context, errors } = await person(browser, { width: 375, height: 800 });
     await page.goto(`${server.url}/app/sign-in`);
+    expect(await seriousViolations(page)).toEqual([]);
     await tabTo(page, 'E-mail address');
     await page.keyboard.type('ada@example.com');
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Check your e-mail' }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
     await page.goto(onServer(await mailbox.linkFor('ada@example.com', '/auth/verify'), server.url));
+    expect(await seriousViolations(page)).toEqual([]);
     await page.keyboard.press('Enter'); // the one button has focus
     await page.getByRole('heading', { name: 'Runs' }).waitFor();
 

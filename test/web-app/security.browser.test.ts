@@ -5,7 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../helpers/browser.js';
 import { captureLog } from '../helpers/captured-log.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { onServer, openMailbox, person, signInByMail, type Mailbox } from './world.js';
+import {
+  onServer,
+  openMailbox,
+  person,
+  seriousViolations,
+  signInByMail,
+  type Mailbox,
+} from './world.js';
 
 const APP_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
@@ -197,6 +204,7 @@ describe('web app security in Chromium', () => {
     await again.goto(link);
     await again.getByRole('button', { name: 'Sign in' }).click();
     await again.getByRole('heading', { name: 'Link already used' }).waitFor();
+    expect(await seriousViolations(again)).toEqual([]);
     expect(await again.getByText('already been used').count()).toBe(1);
   });
 
