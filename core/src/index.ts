@@ -29,6 +29,7 @@ export type { AttestationUseCases } from './attestations/api.js';
 // Pure domain functions an embedder or a transport may call without the SDK.
 export { audit } from './audit/audit.js';
 export { computeVerdict } from './verdict/compute.js';
+export { tierOf } from './tiers/tier-of.js';
 export { BUILTIN_FLIGHT_SHEETS } from './flight-sheets/builtin.js';
 export { flightSheetSha256 } from './flight-sheets/sha256.js';
 export {

@@ -1,4 +1,4 @@
-import express, { type Express } from 'express';
+import express, { type Express, type Router } from 'express';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
 import { accessLog } from './http/access-log.js';
@@ -20,6 +20,8 @@ export interface AppOptions {
   jsonBodyLimit: number;
   /** Which API this app serves in /openapi.json. */
   api: ApiDescription;
+  /** Browser pages (the web app, docs/app.md), mounted before the API routes. */
+  pages?: Router;
 }
 
 /** The Express app: security headers, ids, logging, JSON parsing, the declared routes, one error handler. */
@@ -30,6 +32,7 @@ export function createApp({
   metrics,
   jsonBodyLimit,
   api,
+  pages,
 }: AppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -54,6 +57,7 @@ export function createApp({
     }),
   );
 
+  if (pages) app.use(pages);
   const router = express.Router({ caseSensitive: true, strict: false });
   for (const route of routes) route.mount(router, deps);
   const document = openApiDocument(routes, api);

@@ -32,6 +32,7 @@ import { diskSpaceProbe, receiptSinkProbe, signingKeyProbe, storageProbe } from 
 import { Readiness } from './ops/readiness.js';
 import { startupGate } from './ops/startup-gate.js';
 import { ROUTER_API, routerRoutes } from './router-api/index.js';
+import { sessions, webApp } from './web-app/index.js';
 
 export interface StartOptions {
   /** Tests pass a clock they can move (link expiry, JWT expiry, rate-limit windows, lease expiry). */
@@ -198,6 +199,20 @@ export async function startServer(
       deps,
       logger,
       metrics: { metrics, api: 'main' },
+      pages: webApp({
+        runledger,
+        sessions: sessions({
+          runledger,
+          signer,
+          jwtSecret: config.jwtSecret,
+          jwtTtlHours: config.jwtTtlHours,
+          cookies: { secure: config.publicBaseUrl.startsWith('https:') },
+        }),
+        blobs,
+        publicOrigin: new URL(config.publicBaseUrl).origin,
+        limits,
+        formLimit: config.jsonBodyLimit,
+      }),
       jsonBodyLimit: config.jsonBodyLimit,
       api: MAIN_API,
     });

@@ -80,7 +80,8 @@ describe('sign-in over HTTP', () => {
     expect(asJson.body).toMatchObject({ method: 'POST', path: '/auth/verify', body: { token } });
     const asHtml = await api('GET', path, { headers: { accept: 'text/html' } });
     expect(asHtml.headers.get('content-type')).toMatch(/^text\/html/);
-    expect(asHtml.text).toContain('POST');
+    // A browser gets the web app's one-button page (docs/app.md): a form that posts the token.
+    expect(asHtml.text).toContain('<form method="post" action="/app/sign-in/link"');
     const verified = await api('POST', '/auth/verify', { body: { token } });
     expect(verified.status).toBe(200);
   });

@@ -104,6 +104,28 @@ export function describeRunStorageContract(name: string, open: () => Promise<Sto
       ).toEqual([]);
     });
 
+    it('lists the runs of one flight sheet slug, every version, with the other filters', async () => {
+      await tx(async (r) => {
+        await r.runs.insert(run('run_1'));
+        await r.runs.insert({ ...run('run_2'), flight_sheet_slug: 'other', created_at: T1 });
+        await r.runs.insert({ ...run('run_3'), flight_sheet_version: '2.0.0', created_at: T1 });
+      });
+      const ids = (slug: string, state: 'draft' | null = null) =>
+        tx((r) =>
+          r.runs.list(
+            'org_1',
+            { project_id: null, state, flight_sheet_slug: slug },
+            { limit: 9, after: null },
+          ),
+        ).then((rows) => rows.map((row) => row.id));
+      expect(await ids('x')).toEqual(['run_1', 'run_3']);
+      expect(await ids('other')).toEqual(['run_2']);
+      expect(await ids('x', 'draft')).toEqual(
+        [run('run_1'), run('run_3')].filter((r) => r.state === 'draft').map((r) => r.id),
+      );
+      expect(await ids('missing')).toEqual([]);
+    });
+
     it('updates a run only from the expected state, and only in its org', async () => {
       await tx((r) => r.runs.insert(run('run_1')));
       const approval = {

@@ -129,6 +129,10 @@ export function runsRepository(sql: Sql): RunsRepository {
         where.push('state = ?');
         params.push(filter.state);
       }
+      if (filter.flight_sheet_slug != null) {
+        where.push('flight_sheet_slug = ?');
+        params.push(filter.flight_sheet_slug);
+      }
       const rows = await sql.all<Row>(
         `SELECT * FROM runs WHERE ${where.join(' AND ')}${p.where} ${p.tail}`,
         [...params, ...p.params, ...p.limit],

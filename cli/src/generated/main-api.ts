@@ -500,8 +500,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Runs of the organization in creation order, paged; filter by project_id and state
-     * @description Runs of the organization in creation order, paged; filter by project_id and state.
+     * Runs of the organization in creation order, paged; filter by project_id, state and flight_sheet_slug (every version of the sheet)
+     * @description Runs of the organization in creation order, paged; filter by project_id, state and flight_sheet_slug (every version of the sheet).
      *
      *     Needs a JWT or an API key of the organization.
      */
@@ -4774,6 +4774,7 @@ export interface operations {
         after?: string;
         project_id?: string;
         state?: components['schemas']['RunState'];
+        flight_sheet_slug?: string;
       };
       header?: never;
       path?: never;

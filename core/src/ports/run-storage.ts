@@ -72,6 +72,8 @@ export type RunChanges = Partial<Pick<RunRecord, 'state' | 'verdict' | 'approval
 export interface RunFilter {
   project_id: string | null;
   state: RunState | null;
+  /** A flight sheet's slug: its runs on every version of the sheet. */
+  flight_sheet_slug?: string | null;
 }
 
 export interface RunsRepository {

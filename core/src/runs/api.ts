@@ -36,7 +36,10 @@ export interface EvidenceFile {
 
 export interface RunUseCases {
   create(actor: Actor, input: RunCreateBody): Promise<Run>;
-  list(actor: Actor, query: { project_id?: string; state?: RunState } & Page): Promise<Paged<Run>>;
+  list(
+    actor: Actor,
+    query: { project_id?: string; state?: RunState; flight_sheet_slug?: string } & Page,
+  ): Promise<Paged<Run>>;
   get(actor: Actor, runId: string): Promise<RunComposite>;
   /** Throws not_found or conflict when the run cannot take evidence now (checked before an upload is stored). */
   assertCanAddEvidence(actor: Actor, runId: string): Promise<void>;

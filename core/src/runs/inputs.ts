@@ -111,7 +111,11 @@ export function runInputUseCases(deps: Deps): InputUseCases {
 
     async list(actor, query) {
       const { query: page, limit } = pageQuery(query);
-      const filter = { project_id: query.project_id ?? null, state: query.state ?? null };
+      const filter = {
+        project_id: query.project_id ?? null,
+        state: query.state ?? null,
+        flight_sheet_slug: query.flight_sheet_slug ?? null,
+      };
       const rows = await storage.read((tx) => tx.runs.list(actor.orgId, filter, page));
       return toPaged(rows, limit, (r) => ({ created_at: r.created_at, id: r.id }), toRun);
     },

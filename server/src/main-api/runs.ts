@@ -8,6 +8,7 @@ import { RunParams } from './params.js';
 const ListQuery = PageQuery.extend({
   project_id: z.string().min(1).max(200).optional(),
   state: RunState.optional(),
+  flight_sheet_slug: z.string().min(1).max(64).optional(),
 }).strict();
 
 export function runRoutes({ runledger }: { runledger: Runledger }): Route[] {
@@ -28,7 +29,8 @@ export function runRoutes({ runledger }: { runledger: Runledger }): Route[] {
     defineRoute({
       method: 'get',
       path: '/runs',
-      summary: 'Runs of the organization in creation order, paged; filter by project_id and state',
+      summary:
+        'Runs of the organization in creation order, paged; filter by project_id, state and flight_sheet_slug (every version of the sheet)',
       tag: 'runs',
       auth: 'any',
       query: ListQuery,
@@ -39,6 +41,9 @@ export function runRoutes({ runledger }: { runledger: Runledger }): Route[] {
           ...pageOf(query),
           ...(query.project_id !== undefined ? { project_id: query.project_id } : {}),
           ...(query.state !== undefined ? { state: query.state } : {}),
+          ...(query.flight_sheet_slug !== undefined
+            ? { flight_sheet_slug: query.flight_sheet_slug }
+            : {}),
         });
         return { runs: page.items, next: page.next };
       },

@@ -1,0 +1,142 @@
+import { Readable } from 'node:stream';
+import { RunledgerError } from '@runledger/core';
+import {
+  ApprovalIn,
+  CheckGradeIn,
+  EvidenceIn,
+  RunCreateBody,
+  SubmissionIn,
+} from '@runledger/core/schemas';
+import type { RequestHandler } from 'express';
+import { z } from 'zod';
+import { EVIDENCE_FILE_MAX_BYTES } from '../../main-api/evidence.js';
+import { streamTo } from '../../http/streaming.js';
+import { receiveUpload } from '../../http/upload.js';
+import type { AppDeps } from '../deps.js';
+import { runPath } from '../fragments.js';
+import { fieldsOf, optionalText, parseFields } from '../form.js';
+import { download, type PageHandler } from '../handlers.js';
+
+const runIdOf = (params: Record<string, unknown>) => String(params.run_id);
+const back = (runId: string, done: string) => ({ redirect: `${runPath(runId)}?done=${done}` });
+
+/** The pasted JSON, parsed; a syntax error names its position as JSON.parse does. */
+function submissionOf(raw: unknown): unknown {
+  if (typeof raw !== 'string' || raw.trim() === '') {
+    throw new RunledgerError('invalid_input', 'json: paste a JSON object or array');
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (error) {
+    throw new RunledgerError('invalid_input', `json: not valid JSON (${(error as Error).message})`);
+  }
+  return parseFields(SubmissionIn, value);
+}
+
+const LabelField = z.object({ label: z.string().trim().min(1).max(200), csrf: z.string() });
+
+/** The multipart upload: the CSRF field travels in the body, so it is checked before the blob is kept. */
+function uploadAction(deps: AppDeps): PageHandler {
+  return async ({ req, res, person }) => {
+    const runId = runIdOf(req.params);
+    await deps.runledger.runs.assertCanAddEvidence(person, runId);
+    const upload = await receiveUpload(req, res, {
+      blobs: deps.blobs,
+      maxBytes: EVIDENCE_FILE_MAX_BYTES,
+      fileField: 'file',
+      textFields: ['csrf', 'label'],
+    });
+    try {
+      deps.sessions.checkCsrf(req, upload.fields.csrf);
+      const { label } = parseFields(LabelField, upload.fields);
+      await deps.runledger.runs.addFileEvidence(person, runId, {
+        label,
+        filename: upload.filename,
+        content_type: upload.contentType,
+        blob: upload.blob,
+      });
+    } catch (error) {
+      await upload.blob.discard().catch(() => undefined);
+      throw error;
+    }
+    return back(runId, 'uploaded');
+  };
+}
+
+/** The forms of a run page, each one use case. */
+export function runActions(deps: AppDeps) {
+  const runs = deps.runledger.runs;
+  const actions = {
+    create: async ({ req, person }) => {
+      const f = fieldsOf(req);
+      const input = parseFields(RunCreateBody, {
+        project_id: f.project_id,
+        flight_sheet_id: f.flight_sheet_id,
+        title: f.title,
+      });
+      const run = await runs.create(person, input);
+      return back(run.id, 'created');
+    },
+    evidence: async ({ req, person }) => {
+      const f = fieldsOf(req);
+      const input = parseFields(EvidenceIn, {
+        kind: f.kind,
+        label: f.label,
+        content: f.content ?? '',
+      });
+      await runs.addEvidence(person, runIdOf(req.params), input);
+      return back(runIdOf(req.params), 'evidence');
+    },
+    upload: uploadAction(deps),
+    submission: async ({ req, person }) => {
+      await runs.submit(person, runIdOf(req.params), submissionOf(fieldsOf(req).json));
+      return back(runIdOf(req.params), 'submitted');
+    },
+    audit: async ({ req, person }) => {
+      await runs.audit(person, runIdOf(req.params));
+      return back(runIdOf(req.params), 'audited');
+    },
+    grade: async ({ req, person }) => {
+      const input = parseFields(CheckGradeIn, { status: fieldsOf(req).status });
+      await runs.gradeCheck(person, runIdOf(req.params), String(req.params.check_id), input);
+      return back(runIdOf(req.params), 'graded');
+    },
+    findings: async ({ req, person }) => {
+      await runs.findings(person, runIdOf(req.params));
+      return back(runIdOf(req.params), 'finalized');
+    },
+    decision: async ({ req, person }) => {
+      const f = fieldsOf(req);
+      const note = optionalText(f.note);
+      const input = parseFields(ApprovalIn, { decision: f.decision, ...(note ? { note } : {}) });
+      await runs.approve(person, runIdOf(req.params), input);
+      return back(runIdOf(req.params), 'decided');
+    },
+    mint: async ({ req, person }) => {
+      await runs.mintReceipt(person, runIdOf(req.params));
+      return back(runIdOf(req.params), 'minted');
+    },
+  } satisfies Record<string, PageHandler>;
+  return actions;
+}
+
+/** GET …/evidence/:evidence_id/download: the file as an attachment, never rendered in this origin. */
+export function evidenceDownload(deps: AppDeps): RequestHandler {
+  return download(deps, async ({ req, res, person }) => {
+    const file = await deps.runledger.runs.evidenceFile(
+      person,
+      runIdOf(req.params),
+      String(req.params.evidence_id),
+    );
+    const bytes = await deps.blobs.open(file.sha256);
+    if (bytes === null) throw new RunledgerError('not_found', 'evidence file not found');
+    res.status(200);
+    res.attachment(file.filename);
+    res.setHeader('Content-Type', 'application/octet-stream');
+    res.setHeader('Content-Length', String(file.size));
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Cache-Control', 'private, no-store');
+    await streamTo(Readable.from(bytes, { objectMode: false }), res);
+  });
+}
