@@ -4,10 +4,10 @@ import { RunledgerError } from './errors.js';
  * Why storage cannot take a request just now (docs/operations.md, "Storage faults"):
  * - `disk_full`: the disk holding the database, the blobs or the router day files is full;
  * - `database_unreachable`: the connection to PostgreSQL was lost or cannot be made (a restart, a
- *   killed backend) before the transaction could commit: nothing of it was written;
- * - `outcome_unknown`: the connection was lost after COMMIT was sent and before PostgreSQL answered,
- *   so the transaction may or may not have committed. It is not acknowledged; the same request,
- *   sent again, finds what did commit (a mint answers with the receipt it made).
+ *   killed backend) before the transaction could end: nothing of it was written;
+ * - `outcome_unknown`: the connection was lost while the transaction was ending, before the
+ *   database said whether it was kept. It is not acknowledged; the same request, sent again, finds
+ *   what was kept (a mint answers with the receipt it made).
  */
 export type StorageFaultKind = 'disk_full' | 'database_unreachable' | 'outcome_unknown';
 
@@ -16,7 +16,7 @@ const DETAIL: Record<StorageFaultKind, string> = {
   database_unreachable:
     'the database is unreachable: nothing of this request was kept; try again later',
   outcome_unknown:
-    'the database connection was lost while committing: send the same request again to learn its outcome',
+    'the database connection was lost while the change was being saved: send the same request again to learn its outcome',
 };
 
 /** Seconds a client is asked to wait before trying again (the Retry-After of the 503). */

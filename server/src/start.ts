@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   consoleMailer,
+  type BatchLimits,
   cryptoRandom,
   openJsonlReceiptSink,
   openFileBlobStore,
@@ -33,6 +34,13 @@ import { Readiness } from './ops/readiness.js';
 import { startupGate } from './ops/startup-gate.js';
 import { ROUTER_API, routerRoutes } from './router-api/index.js';
 import { sessions, webApp } from './web-app/index.js';
+
+/**
+ * How much work storage lets share one transaction (adapters/src/batching): a batch of one org's
+ * mints, of sign-in lookups, of outbox deletes; on SQLite, write transactions per group commit
+ * (one fsync). Larger batches amortize more per transaction and hold a lock or the writer longer.
+ */
+const STORAGE_BATCHING: BatchLimits = { writeAsks: 128, readAsks: 128, groupCommit: 256 };
 
 export interface StartOptions {
   /** Tests pass a clock they can move (link expiry, JWT expiry, rate-limit windows, lease expiry). */
@@ -96,13 +104,15 @@ export async function startServer(
         ? await openSqliteStorage({
             file: join(config.dataDir, 'runledger.sqlite'),
             onBatchCommit,
+            batching: STORAGE_BATCHING,
           })
         : await openPostgresStorage({
             connectionString: config.databaseUrl,
             clock: options.expiryClock ?? 'database',
+            batching: STORAGE_BATCHING,
           });
     opened.push(() => rawStorage.close());
-    const storage = instrumentedStorage(rawStorage, metrics);
+    const storage = instrumentedStorage(rawStorage, metrics, STORAGE_BATCHING);
     registerStorageGauges(metrics.registry, storage);
     // Receipts minted before the Merkle tree existed (migration 6) join their org's tree first.
     const backfilled = await backfillLedgerTrees(storage);

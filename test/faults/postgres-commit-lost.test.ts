@@ -67,7 +67,7 @@ describe.skipIf(postgresSkipped)('a mint whose database connection is cut', () =
     const lost = await mintOnce(server.url, ada.token, runId);
     expect(proxy.cuts).toBe(cutsBefore + 1);
     expect(lost.status).toBe(503);
-    expect(lost.detail).toMatch(/lost while committing/);
+    expect(lost.detail).toMatch(/lost while the change was being saved/);
     expect(Number(lost.retryAfter)).toBeGreaterThan(0);
     const again = await mintOnce(server.url, ada.token, runId);
     expect(again.status).toBe(200);

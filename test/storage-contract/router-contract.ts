@@ -250,7 +250,7 @@ export function describeRouterStorageContract(name: string, open: () => Promise<
       });
     });
 
-    it('commits statements handed over with closeWith when every statement succeeds, and nothing when any fails (property)', async () => {
+    it('keeps a transaction ended with writes (endWith) when every statement succeeds, and nothing of it when any fails (property)', async () => {
       const r = (id: string) => ({
         receipt_id: id,
         type: 'membership' as const,
@@ -263,7 +263,7 @@ export function describeRouterStorageContract(name: string, open: () => Promise<
         fc.asyncProperty(
           fc.array(
             fc.record({
-              // awaited by fn (a failure caught by fn still fails the transaction), or handed over
+              // awaited by fn (a failure caught by fn still fails the transaction), or ending it
               how: fc.constantFrom('awaited', 'closing'),
               // a duplicate receipt id: the statement fails
               fails: fc.boolean(),
@@ -281,7 +281,7 @@ export function describeRouterStorageContract(name: string, open: () => Promise<
                     await tx.routerOutbox.insert(r(ids[i]!)).catch(() => undefined);
                   }
                 }
-                for (const i of closing) tx.closeWith(tx.routerOutbox.insert(r(ids[i]!)));
+                for (const i of closing) tx.endWith(tx.routerOutbox.insert(r(ids[i]!)));
                 return 'done';
               })
               .then(
@@ -305,7 +305,7 @@ export function describeRouterStorageContract(name: string, open: () => Promise<
       );
     });
 
-    it('hands a fenced job update over with closeWith: a miss rolls back everything with the caller’s own error, an earlier failed statement with its own, a match commits (property)', async () => {
+    it('ends a transaction with a fenced job update (applyFencedEnding): a miss refuses everything with the caller’s own error, an earlier failed statement with its own, a match keeps it (property)', async () => {
       await storage.write(async (tx) => {
         await tx.jobs.insert(job('job_f'));
         await tx.routerOutbox.insert({
@@ -321,7 +321,7 @@ export function describeRouterStorageContract(name: string, open: () => Promise<
         fc.asyncProperty(
           fc.boolean(), // the guard holds the job's current epoch, or a stale one
           fc.nat({ max: 3 }), // outbox rows the transaction writes (awaited) before the update
-          fc.nat({ max: 3 }), // outbox rows handed over after it
+          fc.nat({ max: 3 }), // outbox rows ending the transaction after it
           fc.boolean(), // a statement sent before it, not awaited, fails (a duplicate outbox id)
           async (matches, before, after, earlier) => {
             round += 1;
@@ -348,20 +348,17 @@ export function describeRouterStorageContract(name: string, open: () => Promise<
                   worker_id: null,
                   updated_at: T1,
                 };
-                tx.closeWith(
-                  tx.jobs
-                    .applyFencedLast(
-                      'job_f',
-                      fenceFor('start'),
-                      { lease_epoch: matches ? epoch : epoch + 7 },
-                      change,
-                    )
-                    .then((matched) => {
-                      if (!matched) throw new Stale('the job changed meanwhile');
-                    }),
+                tx.endWith(
+                  tx.jobs.applyFencedEnding(
+                    'job_f',
+                    fenceFor('start'),
+                    { lease_epoch: matches ? epoch : epoch + 7 },
+                    change,
+                    () => new Stale('the job changed meanwhile'),
+                  ),
                 );
                 for (let i = before; i < before + after; i += 1) {
-                  tx.closeWith(tx.routerOutbox.insert(r(i)));
+                  tx.endWith(tx.routerOutbox.insert(r(i)));
                 }
                 return 'done';
               })

@@ -35,7 +35,7 @@ describe('file blob store', () => {
     expect(prepared.size).toBe(70_000);
     expect(prepared.sha256).toBe(createHash('sha256').update(Buffer.concat(chunks)).digest('hex'));
     expect(await store.get(prepared.sha256)).toBeNull();
-    const blob = await prepared.commit();
+    const blob = await prepared.keep();
     expect(await readdir(store.spoolDir)).toEqual([]);
     expect((await store.get(blob.sha256))!.byteLength).toBe(70_000);
   });

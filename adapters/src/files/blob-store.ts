@@ -10,7 +10,7 @@ import { durableRename, syncPath } from './durable.js';
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 export interface FileBlobStore extends BlobStore {
-  /** Where prepare spools an upload; on the same file system as the blobs, so commit is a rename. */
+  /** Where prepare spools an upload; on the same file system as the blobs, so keep is a rename. */
   readonly spoolDir: string;
   /** The file that holds (or would hold) a blob; null for a malformed address. For inspection only. */
   pathOf(sha256: string): string | null;
@@ -95,7 +95,7 @@ export async function openFileBlobStore(dir: string): Promise<FileBlobStore> {
       const blob = { sha256: hash.digest('hex'), size };
       return {
         ...blob,
-        commit: () => adopt(spoolFile, blob),
+        keep: () => adopt(spoolFile, blob),
         discard: () => rm(spoolFile, { force: true }),
       };
     },

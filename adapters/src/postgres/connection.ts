@@ -3,7 +3,7 @@ import { StorageFaultError } from '@runledger/core';
 import { isNoSpace } from '../faults/disk-full.js';
 import { postgresCallerClockDialect, postgresDialect, type Dialect } from '../sql/dialect.js';
 import { scoped, type ScopedSql, type Sql, type SqlParam } from '../sql/sql.js';
-import { handedOver, type CloseWith } from '../sql/write-transaction.js';
+import { endingWrites, type EndWith } from '../sql/write-transaction.js';
 import { beginGate, type Gate } from './begin-gate.js';
 import { isConnectionLoss } from './connection-loss.js';
 import { StatementNames } from './statement-names.js';
@@ -168,7 +168,7 @@ export class Connection {
    * connection still lost then, or lost after COMMIT was sent, is a StorageFaultError.
    */
   async transaction<T>(
-    fn: (sql: Sql, closeWith: CloseWith) => Promise<T>,
+    fn: (sql: Sql, endWith: EndWith) => Promise<T>,
     mode: Mode = 'write',
   ): Promise<T> {
     for (let attempt = 1; ; attempt += 1) {
@@ -192,15 +192,12 @@ export class Connection {
    * its first await (the socket is corked meanwhile), and `beginGate` holds back every statement
    * but a plain SELECT until BEGIN has answered, so nothing can change the database outside the
    * transaction were BEGIN ever to fail. A write's COMMIT is awaited before `fn`'s result is
-   * returned (durability); a read's is sent later (`commitOwed`). A write whose `fn` handed over its
-   * last statements (`closeWith`) sends COMMIT right behind them, without waiting for their answers:
-   * pipeline mode runs it after them, and if one failed, the transaction is aborted and COMMIT
-   * answers ROLLBACK.
+   * returned (durability); a read's is sent later (`commitOwed`). A write whose `fn` ended with
+   * writes (`endWith`) sends COMMIT right behind them, without waiting for their answers: pipeline
+   * mode runs it after them, and if one failed, the transaction is aborted and COMMIT answers
+   * ROLLBACK (sql/write-transaction.ts).
    */
-  private async once<T>(
-    fn: (sql: Sql, closeWith: CloseWith) => Promise<T>,
-    mode: Mode,
-  ): Promise<T> {
+  private async once<T>(fn: (sql: Sql, endWith: EndWith) => Promise<T>, mode: Mode): Promise<T> {
     if (this.closed) throw new Error('storage is closed');
     const client = await this.pool.connect();
     const stream = client.connection.stream;
@@ -216,21 +213,21 @@ export class Connection {
     try {
       const begin = client.query((commitOwed.delete(client) ? 'COMMIT; ' : '') + BEGIN[mode]);
       handle = scoped(wrap(client, this.dialect, this.names, beginGate(begin)));
-      const handed = handedOver();
-      const running = fn(handle.sql, handed.closeWith);
+      const ending = endingWrites();
+      const running = fn(handle.sql, ending.endWith);
       uncork();
       const result = await running;
       // Refuses new statements now; resolves once those already sent have answered.
       const ended = handle.end();
-      if (handed.count() === 0) await ended;
+      if (ending.count() === 0) await ended;
       // The gate sends what it held as BEGIN answers, before this line runs.
       await begin;
       // A failed statement fails the transaction with its error (a deadlock or a stale plan is
-      // then retried), unless it is a handed-over guarded update that missed: then with that
+      // then retried), unless it is an ending guarded update that missed: then with that
       // statement's own rejection, the caller's error (a 409).
       const failed = async (failure: { error: unknown }) =>
         this.dialect.failUnchanged?.missed(failure.error) === true
-          ? ((await handed.rejection()) ?? failure).error
+          ? ((await ending.rejection()) ?? failure).error
           : failure.error;
       if (mode === 'write') {
         const early = handle.failure();
@@ -241,7 +238,7 @@ export class Connection {
         // A transaction a failed statement aborted answers COMMIT with ROLLBACK, not an error.
         committing = true;
         const commit = client.query('COMMIT');
-        // Awaited below, after the handed-over statements: not an unhandled rejection meanwhile.
+        // Awaited below, after the ending writes: not an unhandled rejection meanwhile.
         commit.catch(() => undefined);
         await ended;
         const committed = await commit;

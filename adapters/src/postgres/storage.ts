@@ -1,4 +1,5 @@
 import type { Storage } from '@runledger/core/ports';
+import { storageBatches, type BatchLimits } from '../batching/storage-batches.js';
 import type { Sql } from '../sql/sql.js';
 import { writeTransaction } from '../sql/write-transaction.js';
 import { repositories } from '../sql/repositories.js';
@@ -25,6 +26,8 @@ export interface PostgresStorageOptions {
    * instances with skewed clocks agree), or the caller's `now` (test worlds with a manual clock).
    */
   clock?: 'database' | 'caller';
+  /** How much work may share a transaction. */
+  batching?: BatchLimits;
 }
 
 /** Opens a pool, migrates the database, and returns the storage port. */
@@ -46,12 +49,15 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
     throw error;
   }
   const write: Storage['write'] = (fn) =>
-    connection.transaction((sql, closeWith) =>
-      fn(writeTransaction(repositories(sql), lockFor(sql), closeWith)),
+    connection.transaction((sql, endWith) =>
+      fn(writeTransaction(repositories(sql), lockFor(sql), endWith)),
     );
+  const read: Storage['read'] = (fn) =>
+    connection.transaction((sql) => fn(repositories(sql)), 'read');
   return {
-    read: (fn) => connection.transaction((sql) => fn(repositories(sql)), 'read'),
+    read,
     write,
+    ...storageBatches({ read, write }, options.batching),
     close: () => connection.close(),
   };
 }

@@ -44,11 +44,12 @@ export interface Dialect {
    */
   readonly forUpdate: string | null;
   /**
-   * For a guarded UPDATE that is its transaction's last statement (`WriteTransaction.closeWith`):
-   * `wrap` makes the statement fail when it changes no row, so on an engine that runs what follows
-   * before the caller has seen its answer (PostgreSQL's pipeline) the miss aborts the transaction
-   * and its COMMIT answers ROLLBACK; `missed` tells that failure from any other. null where a
-   * statement has answered before the next is sent (SQLite): the caller sees the miss in time.
+   * For a guarded UPDATE that ends its transaction (`jobs.applyFencedEnding`): `wrap` makes the
+   * statement fail when it changes no row, so on an engine that runs what follows before the caller
+   * has seen its answer (PostgreSQL's pipeline: the ending writes and COMMIT leave together) the
+   * miss aborts the transaction and its COMMIT answers ROLLBACK; `missed` tells that failure from
+   * any other. null where a statement has answered before the next is sent (SQLite): the caller
+   * sees the miss in time.
    */
   readonly failUnchanged: {
     readonly wrap: (update: string) => string;

@@ -153,16 +153,19 @@ export function jobsRepository(sql: Sql): JobsRepository {
       const update = fencedUpdate(sql.dialect, jobId, fence, guard, change);
       return (await sql.run(update.sql, update.params)).changes === 1;
     },
-    async applyFencedLast(jobId, fence, guard, change) {
+    async applyFencedEnding(jobId, fence, guard, change, refusal) {
       const update = fencedUpdate(sql.dialect, jobId, fence, guard, change);
       const { failUnchanged } = sql.dialect;
-      if (failUnchanged === null) return (await sql.run(update.sql, update.params)).changes === 1;
+      if (failUnchanged === null) {
+        if ((await sql.run(update.sql, update.params)).changes !== 1) throw refusal();
+        return;
+      }
+      // The miss fails the statement itself, so the engine refuses the whole transaction even when
+      // the ending writes and the end of the transaction left before this answer (see dialect.ts).
       try {
         await sql.run(failUnchanged.wrap(update.sql), update.params);
-        return true;
       } catch (error) {
-        if (failUnchanged.missed(error)) return false;
-        throw error;
+        throw failUnchanged.missed(error) ? refusal() : error;
       }
     },
     async appendLogs(jobId, lines, at) {

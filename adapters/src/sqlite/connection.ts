@@ -1,5 +1,5 @@
 import type { Sql } from '../sql/sql.js';
-import type { CloseWith } from '../sql/write-transaction.js';
+import type { EndWith } from '../sql/write-transaction.js';
 import { openDriver, type Driver } from './driver.js';
 import { GroupCommit, type BatchObserver } from './group-commit.js';
 
@@ -22,13 +22,17 @@ export class Connection {
     return this.driver.sql;
   }
 
-  static async open(file: string, onBatch?: BatchObserver): Promise<Connection> {
+  static async open(
+    file: string,
+    onBatch?: BatchObserver,
+    maxTransactions?: number,
+  ): Promise<Connection> {
     const driver = await openDriver(file, false);
-    return new Connection(driver, new GroupCommit(driver.sql, onBatch));
+    return new Connection(driver, new GroupCommit(driver.sql, onBatch, maxTransactions));
   }
 
   /** Runs `fn` in its own savepoint of the next batch; settles once that batch is durable. */
-  transaction<T>(fn: (sql: Sql, closeWith: CloseWith) => Promise<T>): Promise<T> {
+  transaction<T>(fn: (sql: Sql, endWith: EndWith) => Promise<T>): Promise<T> {
     return this.writer.submit(fn);
   }
 

@@ -1,101 +1,86 @@
 import { StorageFaultError } from '@runledger/core';
+import type { Settled } from '@runledger/core/ports';
+import { BatchQueue } from '../batching/queue.js';
 import type { Sql } from '../sql/sql.js';
 import { scoped } from '../sql/sql.js';
-import { handedOver, type CloseWith } from '../sql/write-transaction.js';
+import { endingWrites, type EndWith } from '../sql/write-transaction.js';
 
-interface Pending {
-  fn: (sql: Sql, closeWith: CloseWith) => Promise<unknown>;
-  resolve: (value: unknown) => void;
-  reject: (error: unknown) => void;
-}
+type Transaction = (sql: Sql, endWith: EndWith) => Promise<unknown>;
 
-type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+type Outcome = Settled<unknown>;
 
 /** Told of each committed batch: how many transactions it held and seconds from BEGIN to COMMIT. */
 export type BatchObserver = (transactions: number, seconds: number) => void;
 
 /** Enough to amortize one fsync widely; small enough that one batch never holds the writer long. */
-const MAX_BATCH = 256;
+export const MAX_GROUP_COMMIT = 256;
 
 /**
  * SQLite's one writer, with group commit: write transactions that arrive while a batch commits wait
- * and go together into the next one. Each runs in its own SAVEPOINT, one after another, inside one
- * BEGIN IMMEDIATE … COMMIT, so a throw rolls back that transaction alone while later ones in the batch
- * see earlier ones' writes (mints of one org chain in arrival order). Nobody is answered before the
- * batch's COMMIT returns, and with synchronous=FULL that COMMIT is the batch's one fsync.
+ * and go together into the next one (storage's one batching queue, batching/queue.ts, started a
+ * turn late so requests parsed in the same I/O turn join the first batch). Each runs in its own
+ * SAVEPOINT, one after another, inside one BEGIN IMMEDIATE … COMMIT, so a throw rolls back that
+ * transaction alone while later ones in the batch see earlier ones' writes (mints of one org chain
+ * in arrival order). Nobody is answered before the batch's COMMIT returns, and with
+ * synchronous=FULL that COMMIT is the batch's one fsync.
  */
 export class GroupCommit {
-  private queue: Pending[] = [];
-  private draining: Promise<void> | null = null;
-  private closed = false;
-  /** Batches committed and transactions in them, for tests and the bench. */
-  readonly stats = { batches: 0, transactions: 0 };
+  private readonly queue: BatchQueue<Transaction, unknown>;
 
   constructor(
     private readonly sql: Sql,
     private readonly onBatch: BatchObserver = () => undefined,
-  ) {}
-
-  submit<T>(fn: (sql: Sql, closeWith: CloseWith) => Promise<T>): Promise<T> {
-    if (this.closed) return Promise.reject(new Error('storage is closed'));
-    return new Promise<T>((resolve, reject) => {
-      this.queue.push({ fn, resolve: resolve as (value: unknown) => void, reject });
-      // setImmediate, not a microtask: requests parsed in the same I/O turn join the first batch.
-      this.draining ??= new Promise<void>((started) => setImmediate(started)).then(() =>
-        this.drain(),
-      );
-    });
+    maxTransactions = MAX_GROUP_COMMIT,
+  ) {
+    this.queue = new BatchQueue({ max: maxTransactions, start: 'turn' }, (_key, batch) =>
+      this.commit(batch),
+    );
   }
 
-  private async drain(): Promise<void> {
-    while (this.queue.length > 0) {
-      const batch = this.queue.splice(0, MAX_BATCH);
-      await this.commit(batch);
-    }
-    this.draining = null;
+  /** Batches committed and transactions in them, for tests and the bench. */
+  get stats(): { batches: number; transactions: number } {
+    return { batches: this.queue.stats.batches, transactions: this.queue.stats.asks };
   }
 
-  private async commit(batch: Pending[]): Promise<void> {
+  submit<T>(fn: (sql: Sql, endWith: EndWith) => Promise<T>): Promise<T> {
+    return this.queue.submit('writer', fn) as Promise<T>;
+  }
+
+  /** The batch's savepoints inside one BEGIN IMMEDIATE … COMMIT; a throw fails the whole batch. */
+  private async commit(batch: readonly Transaction[]): Promise<Outcome[]> {
     const outcomes: Outcome[] = [];
     const started = process.hrtime.bigint();
     try {
       await this.sql.run('BEGIN IMMEDIATE');
-      for (const pending of batch) outcomes.push(await this.savepoint(pending));
+      for (const fn of batch) outcomes.push(await this.savepoint(fn));
       await this.sql.run('COMMIT');
     } catch (error) {
       // The batch itself failed (BEGIN, a savepoint's own statements, or COMMIT): nothing is durable.
       await this.sql.run('ROLLBACK').catch(() => undefined);
-      for (const pending of batch) pending.reject(error);
-      return;
+      throw error;
     }
-    this.stats.batches += 1;
-    this.stats.transactions += batch.length;
     this.onBatch(batch.length, Number(process.hrtime.bigint() - started) / 1e9);
-    batch.forEach((pending, i) => {
-      const outcome = outcomes[i]!;
-      if (outcome.ok) pending.resolve(outcome.value);
-      else pending.reject(outcome.error);
-    });
+    return outcomes;
   }
 
   /** Runs one transaction in its savepoint; its own throw is its outcome, a savepoint failure is the batch's. */
-  private async savepoint(pending: Pending): Promise<Outcome> {
+  private async savepoint(fn: Transaction): Promise<Outcome> {
     const handle = scoped(this.sql);
-    // closeWith: a statement has run to completion when sent, so nothing goes out with RELEASE. A
-    // failed statement fails the transaction with its error; else a handed-over statement that
+    // Ending writes (endWith): a statement has run to completion when sent, so nothing goes out with
+    // RELEASE. A failed statement fails the transaction with its error; else an ending write that
     // rejects (a guarded update that missed) fails it with its own rejection, as on PostgreSQL.
-    const handed = handedOver();
+    const ending = endingWrites();
     await this.sql.run('SAVEPOINT tx');
     let outcome: Outcome;
     try {
-      outcome = { ok: true, value: await pending.fn(handle.sql, handed.closeWith) };
+      outcome = { ok: true, value: await fn(handle.sql, ending.endWith) };
     } catch (error) {
       outcome = { ok: false, error };
     }
     await handle.end();
     // A statement that failed fails its transaction, caught by fn or not (as on PostgreSQL).
     const failure = handle.failure();
-    const failed = outcome.ok ? (failure ?? (await handed.rejection())) : null;
+    const failed = outcome.ok ? (failure ?? (await ending.rejection())) : null;
     if (failed !== null) outcome = { ok: false, error: failed.error };
     // A full disk may have rolled back the whole batch (SQLite's automatic rollback after
     // SQLITE_FULL), not just this savepoint: the batch fails, none of it acknowledged.
@@ -107,8 +92,7 @@ export class GroupCommit {
   }
 
   /** Commits what is queued, then refuses new work. */
-  async close(): Promise<void> {
-    this.closed = true;
-    await this.draining;
+  close(): Promise<void> {
+    return this.queue.close();
   }
 }

@@ -1,4 +1,9 @@
 import type { Storage } from '@runledger/core/ports';
+import {
+  DEFAULT_BATCH_LIMITS,
+  storageBatches,
+  type BatchLimits,
+} from '../batching/storage-batches.js';
 import { writeTransaction } from '../sql/write-transaction.js';
 import { Connection } from './connection.js';
 import type { BatchObserver } from './group-commit.js';
@@ -13,6 +18,8 @@ export interface SqliteStorageOptions {
   readers?: number;
   /** Told of each group-commit batch (its transactions and commit seconds), for metrics. */
   onBatchCommit?: BatchObserver;
+  /** How much work may share a transaction (and, here, a group commit). */
+  batching?: BatchLimits;
 }
 
 /** SQLite has one writer and its batch's savepoints run one after another: every lock is already held. */
@@ -20,7 +27,8 @@ const held = (): Promise<void> => Promise.resolve();
 
 /** Opens (creating if needed) and migrates the SQLite database, and returns the storage port. */
 export async function openSqliteStorage(options: SqliteStorageOptions): Promise<Storage> {
-  const connection = await Connection.open(options.file, options.onBatchCommit);
+  const limits = { ...DEFAULT_BATCH_LIMITS, ...options.batching };
+  const connection = await Connection.open(options.file, options.onBatchCommit, limits.groupCommit);
   let pool: ReadPool;
   try {
     await migrate(connection);
@@ -30,12 +38,14 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
     throw error;
   }
   const write: Storage['write'] = (fn) =>
-    connection.transaction((sql, closeWith) =>
-      fn(writeTransaction(repositories(sql), held, closeWith)),
+    connection.transaction((sql, endWith) =>
+      fn(writeTransaction(repositories(sql), held, endWith)),
     );
+  const read: Storage['read'] = (fn) => pool.read((sql) => fn(repositories(sql)));
   return {
-    read: (fn) => pool.read((sql) => fn(repositories(sql))),
+    read,
     write,
+    ...storageBatches({ read, write }, limits),
     close: async () => {
       await connection.close();
       await pool.close();

@@ -165,7 +165,7 @@ async function flushFailures(
   }
 }
 
-/** Takes the audit chain lock and reads the org's failure counters under it, in one round trip. */
+/** Takes the audit chain lock and reads the org's failure counters under it, sent together. */
 async function lockAndReadFailures(tx: WriteTransaction, orgId: string) {
   const [, windows] = await Promise.all([
     tx.lock(lockKeys.auditChain(orgId)),
@@ -186,7 +186,7 @@ export interface OpenAuditChain {
  * Takes the org's audit chain lock (the last lock of any transaction) and reads under it what an
  * append needs: the pending failed sign-in counts, the chain head and the `audit` tree's tail. The
  * lock and the reads go out together: statements run in the order they are sent, so the reads run
- * under the lock (one round trip on PostgreSQL). A caller may send this with its own reads.
+ * under the lock. A caller may send this with its own reads.
  */
 export async function openAuditChain(tx: WriteTransaction, orgId: string): Promise<OpenAuditChain> {
   const [, windows, head, tree] = await Promise.all([
@@ -223,7 +223,7 @@ export async function appendAudits(
 }
 
 /**
- * Appends one audit receipt in the caller's write transaction, so it commits or rolls back with
+ * Appends one audit receipt in the caller's write transaction, so it is kept or undone with
  * the change it records: openAuditChain, then appendAudits.
  */
 export async function recordAudit(

@@ -7,7 +7,7 @@ const CONTENT_KEYS = FlightSheetInput.keyof().options;
 export function flightSheetContent(sheet: FlightSheetInput): FlightSheetInput {
   const content: Record<string, unknown> = {};
   for (const key of CONTENT_KEYS) content[key] = sheet[key];
-  // A JSON round trip drops keys whose value is undefined, which canonical JSON would reject.
+  // Serializing to JSON and back drops keys whose value is undefined, which canonical JSON would reject.
   return JSON.parse(JSON.stringify(content)) as FlightSheetInput;
 }
 

@@ -166,7 +166,7 @@ export function authUseCases(deps: Deps): AuthUseCases {
       if (!config.production && !mailer.configured) {
         return { ok: true, sent: false, dev_link: link };
       }
-      // Sent after the commit, so a slow mail server never holds the storage transaction.
+      // Sent once the transaction has ended, so a slow mail server never holds the storage transaction.
       await mailer.send({
         to: email,
         subject: 'Your runledger sign-in link',
@@ -226,7 +226,7 @@ export function authUseCases(deps: Deps): AuthUseCases {
         const now = clock.now();
         if (key.revoked_at !== null || !constantTimeEqual(hashSecret(secret), key.secret_hash)) {
           // A known key presented wrongly counts against its organization, aggregated per window
-          // (docs/audit.md, "Failed sign-ins"); it commits although the caller gets a 401.
+          // (docs/audit.md, "Failed sign-ins"); it is kept although the caller gets a 401.
           await recordSignInFailure(tx, key.org_id, now);
           return null;
         }

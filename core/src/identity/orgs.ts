@@ -129,7 +129,7 @@ export function orgUseCases(deps: Deps): OrgUseCases {
       };
       const url = `${config.publicBaseUrl}/auth/accept-invite?token=${token}`;
       if (!config.production && !mailer.configured) return { ...created, dev_link: url };
-      // Mailed after the commit, so a slow mail server never holds the storage transaction.
+      // Mailed once the transaction has ended, so a slow mail server never holds the storage transaction.
       await mailer.send({
         to: email,
         subject: 'You are invited to a runledger organization',

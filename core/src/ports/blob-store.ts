@@ -7,7 +7,7 @@ export interface StoredBlob {
 /** Bytes the store has received, hashed and synced, but not added yet. */
 export interface PreparedBlob extends StoredBlob {
   /** Adds the bytes under their address (a no-op when the address is already stored). */
-  commit(): Promise<StoredBlob>;
+  keep(): Promise<StoredBlob>;
   /** Drops the bytes; nothing of them stays. */
   discard(): Promise<void>;
 }

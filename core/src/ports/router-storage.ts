@@ -219,16 +219,18 @@ export interface JobsRepository {
     change: JobChange,
   ): Promise<boolean>;
   /**
-   * `applyFenced` as its transaction's last statement, to be handed to `closeWith` through a promise
-   * that rejects on false: where the fence refuses, the engine also fails the statement if it runs
-   * later statements before answering (PostgreSQL), so nothing sent after it commits either.
+   * `applyFenced` as the write that ends its transaction (hand it to `WriteTransaction.endWith`):
+   * resolves once the row matched and changed; where the fence refuses, it rejects with
+   * `refusal()`, and the transaction it ends is refused with that error, together with every
+   * other statement sent with it.
    */
-  applyFencedLast(
+  applyFencedEnding(
     jobId: string,
     fence: LeaseFence,
     guard: JobGuard,
     change: JobChange,
-  ): Promise<boolean>;
+    refusal: () => Error,
+  ): Promise<void>;
   appendLogs(jobId: string, lines: readonly string[], at: string): Promise<void>;
   insertArtifact(artifact: JobArtifactRecord): Promise<void>;
   artifactsOf(jobId: string): Promise<JobArtifactRecord[]>;
@@ -258,7 +260,7 @@ export interface WorkersRepository {
 
 /**
  * Receipts written in the same transaction as the state change they record, appended to the
- * ReceiptSink after commit and deleted once the line is durable; rows left by a crash are flushed at start-up.
+ * ReceiptSink once the transaction is durable and deleted once the line is durable; rows left by a crash are flushed at start-up.
  */
 export interface RouterOutboxRepository {
   insert(receipt: RouterReceiptInput): Promise<void>;

@@ -42,45 +42,69 @@ export type * from './operations-storage.js';
  * in docs/storage.md, "Concurrency contract"). Every use case runs inside one transaction; a throw
  * inside `fn` rolls everything back. Adding a concern later (runs, receipts, router) is adding a
  * field to `Repositories`. Times are ISO 8601 UTC strings with milliseconds, so they also compare
- * correctly as text.
+ * correctly as text. How an engine sends a transaction's statements is the adapter's business
+ * (docs/storage.md, "How each engine runs a transaction").
  *
  * What both engines guarantee:
- * - `read`: a consistent, read-only view of committed data; it never sees another transaction's
- *   uncommitted writes and is never queued behind writes (SQLite: a small pool of WAL read
- *   connections opened read-only; PostgreSQL: a READ ONLY transaction). Writing inside it throws.
- * - `write`: all or nothing. Writes may be group-committed with others that arrive together: each
- *   runs in its own SAVEPOINT, a throw rolls back this one alone, and the promise settles only
- *   after its batch is durable. Statements see what other transactions committed before them
- *   (SQLite: one writer at a time; PostgreSQL: READ COMMITTED), so a read that a later write of the
- *   same transaction depends on must be guarded by `lock`.
+ * - `read`: a consistent, read-only view of durable data; it never sees another transaction's
+ *   unfinished writes and is never queued behind writes. Writing inside it throws.
+ * - `write`: all or nothing, durable before the promise settles. A throw undoes this transaction
+ *   alone, even when the engine runs it together with others. Statements see what other
+ *   transactions made durable before them, so a read that a later write of the same transaction
+ *   depends on must be guarded by `lock`.
  * - `lock(key)`: see `WriteTransaction`. Keys are built by `lockKeys` (ports/lock-keys.ts) only.
- * - Inside `read` or `write`, independent statements may be sent together (`Promise.all`): the
- *   transaction ends only once every statement it sent has settled, even when `fn` throws first.
+ * - Inside `read` or `write`, independent statements may be sent together (`Promise.all`); they run
+ *   in the order they were sent, so reads sent after a `lock` run under it. The transaction ends
+ *   only once every statement it sent has settled, even when `fn` throws first.
+ * - `writeBatches` and `readBatches`: work that may share one transaction with other asks of the
+ *   same key arriving together; how many go together is the storage's own setting.
  */
 export interface Storage {
-  /** A read-only, consistent snapshot. Never queued behind writes (SQLite: a small pool of WAL read connections, opened read-only; it never sees uncommitted data). Writing inside throws. */
+  /** A read-only, consistent snapshot, never queued behind writes. Writing inside throws. */
   read<T>(fn: (tx: Repositories) => Promise<T>): Promise<T>;
-  /** A write transaction. May be group-committed with others that arrive together: each runs in its own SAVEPOINT, a throw rolls back this one alone, and the promise settles only after its batch is durable. */
+  /** A write transaction: all or nothing, durable before the promise settles. */
   write<T>(fn: (tx: WriteTransaction) => Promise<T>): Promise<T>;
+  /**
+   * A batched writer: an ask starts a write transaction for its key at once, unless that key's
+   * previous batch is still in one; then it waits and goes with every ask of the key that arrived
+   * meanwhile into the next (batches of one key run one after another; different keys run
+   * independently). `apply` settles each ask of its batch in order; if it throws, the batch's
+   * transaction is undone and every ask fails with that error. An ask resolves once its batch is
+   * durable.
+   */
+  writeBatches<A, R>(
+    apply: BatchApply<WriteTransaction, A, R>,
+  ): (key: string, ask: A) => Promise<R>;
+  /** A batched reader, as `writeBatches` with a read transaction: each ask's snapshot is taken after it was asked. */
+  readBatches<A, R>(apply: BatchApply<Repositories, A, R>): (key: string, ask: A) => Promise<R>;
   close(): Promise<void>;
 }
 
+/** One ask's outcome in a batch: its value, or the error that ask alone fails with. */
+export type Settled<R> = { ok: true; value: R } | { ok: false; error: unknown };
+
+/** Settles a batch of one key's asks inside one transaction: one outcome per ask, in order. */
+export type BatchApply<Tx, A, R> = (
+  tx: Tx,
+  key: string,
+  asks: readonly A[],
+) => Promise<readonly Settled<R>[]>;
+
 export interface WriteTransaction extends Repositories {
-  /** Holds the named lock until this transaction ends: any other write transaction taking the same key waits. Call it before reading what you will write on (chain head, owner count, log numbering, blob references, webhook event id, run mint). SQLite: free (one writer at a time, savepoints in a batch run one after another). PostgreSQL: pg_advisory_xact_lock on a 64-bit hash of the key. */
+  /** Holds the named lock until this transaction ends: any other write transaction taking the same key waits. Call it before reading what you will write on (chain head, owner count, log numbering, blob references, webhook event id, run mint). */
   lock(key: string): Promise<void>;
   /**
-   * Hands over a statement that `fn` has sent and does not await, to be the transaction's last: its
-   * COMMIT follows without waiting for the statement's answer (PostgreSQL: one round trip for both),
-   * and if the statement fails the transaction rolls back and `write` rejects with its error. A
-   * guarded update is handed over as `jobs.applyFencedLast` (its miss fails the statement where
-   * COMMIT has left before the answer), through a promise that rejects with the caller's own error
-   * on a miss: `write` then rejects with that, unless an earlier statement failed first. Or it is
-   * handed over after its row was read for update, so that it cannot miss. Only a repository call
-   * that sends its statements at once (an insert, a delete, a guarded update) may be handed over,
-   * and only once `fn` will send nothing more but other handed-over statements (it may still await
-   * statements it has sent): once `fn` has returned, the transaction refuses new statements.
+   * Ends the transaction with writes whose answers `fn` does not read: the transaction is kept
+   * only if every one succeeds, and otherwise is refused, with the error of the earliest statement
+   * that failed. Once it has called this, `fn` sends nothing more but other ending writes (it may
+   * still await statements it sent before); once `fn` has returned, the transaction refuses new
+   * statements. A write whose guard may miss ends the transaction only in its ending form (such as
+   * `jobs.applyFencedEnding`), which refuses the whole transaction with the caller's error on a
+   * miss; any other guarded write ends it only where its row was read for update, so that it cannot
+   * miss. Only a repository call that sends its statements at once (an insert, a delete, a guarded
+   * update) may end a transaction.
    */
-  closeWith(statement: Promise<unknown>): void;
+  endWith(...writes: Promise<unknown>[]): void;
 }
 
 export interface Repositories {

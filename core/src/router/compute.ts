@@ -45,7 +45,7 @@ export function computeUseCases(ctx: RouterContext): ComputeUseCases {
       const priced = quote(input.node_class, input.hours);
       const now = clock.now();
       const at = now.toISOString();
-      return outbox.commit(async (tx, receipts) => {
+      return outbox.write(async (tx, receipts) => {
         await activeMember(tx, input.member_id, now);
         const quoteId = routerId('quo', random);
         const r = ctx.receipt(

@@ -67,7 +67,7 @@ export function datasetUseCases(ctx: RouterContext): DatasetUseCases {
     async grantDatasetAccess(datasetId, input) {
       const now = clock.now();
       const at = now.toISOString();
-      return outbox.commit(async (tx, receipts) => {
+      return outbox.write(async (tx, receipts) => {
         const dataset = await tx.datasets.byId(datasetId);
         if (dataset === null) throw notFound('dataset');
         await activeMember(tx, input.member_id, now);

@@ -61,12 +61,11 @@ export async function applyJobEvent(
 }
 
 /**
- * `applyJobEvent` with the fenced UPDATE as the transaction's last statement (`closeWith`): it goes
- * out with the COMMIT (one round trip on PostgreSQL), and where the row no longer matches, the
- * transaction rolls back and `write` rejects with the same 409. What it returns is the job as the
- * change leaves it; the caller sends nothing after this but other handed-over statements.
+ * `applyJobEvent` as the write that ends the transaction (`endWith`): where the row no longer
+ * matches what was read, the whole transaction is refused with the same 409. What it returns is
+ * the job as the change leaves it; the caller sends nothing after this but other ending writes.
  */
-export function applyJobEventLast(
+export function endWithJobEvent(
   tx: WriteTransaction,
   job: JobRecord,
   event: JobEvent,
@@ -74,10 +73,6 @@ export function applyJobEventLast(
   extras: JobExtras = {},
 ): { job: JobRecord; receipt: RouterReceiptType | null } {
   const { fence, guard, change, changed, receipt } = fencedChange(job, event, now, extras);
-  tx.closeWith(
-    tx.jobs.applyFencedLast(job.job_id, fence, guard, change).then((matched) => {
-      if (!matched) throw stale();
-    }),
-  );
+  tx.endWith(tx.jobs.applyFencedEnding(job.job_id, fence, guard, change, stale));
   return { job: changed, receipt };
 }

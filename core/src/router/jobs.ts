@@ -39,7 +39,7 @@ export function jobUseCases(ctx: RouterContext): JobUseCases {
       const priced = quote(input.node_class, input.hours);
       const now = clock.now();
       const at = now.toISOString();
-      return outbox.commit(async (tx, receipts) => {
+      return outbox.write(async (tx, receipts) => {
         await activeMember(tx, input.member_id, now);
         const job: JobRecord = {
           ...newJobLeaseState(),
@@ -100,7 +100,7 @@ export function jobUseCases(ctx: RouterContext): JobUseCases {
     async completeJob(jobId, input) {
       const now = clock.now();
       const at = now.toISOString();
-      return outbox.commit(async (tx, receipts) => {
+      return outbox.write(async (tx, receipts) => {
         const job = await jobOrThrow(tx, jobId);
         // The fence (running, never leased) is checked before the cost, which needs accepted_at.
         const startedAt = job.accepted_at === null ? now : new Date(job.accepted_at);

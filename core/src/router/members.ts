@@ -38,7 +38,7 @@ export function memberUseCases(ctx: RouterContext): MemberUseCases {
 
     async activateMember(memberId) {
       const now = clock.now();
-      return outbox.commit((tx, receipts) => activateInTx(ctx, tx, receipts, memberId, now));
+      return outbox.write((tx, receipts) => activateInTx(ctx, tx, receipts, memberId, now));
     },
 
     async memberStatus(memberId) {

@@ -21,7 +21,7 @@ export function paymentUseCases(ctx: RouterContext): PaymentUseCases {
       // One transaction: the event id is stored together with the activation and its receipt, and
       // the event's lock is taken first, so a redelivery (even one racing the first) waits, finds
       // the id and changes nothing.
-      return outbox.commit(async (tx, receipts) => {
+      return outbox.write(async (tx, receipts) => {
         await tx.lock(lockKeys.webhook(event.id));
         const seen = await tx.paymentEvents.byId(event.id);
         if (seen !== null) return answer(seen, true);

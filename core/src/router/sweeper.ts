@@ -13,7 +13,7 @@ export function sweeperUseCases(ctx: RouterContext): Pick<RouterUseCases, 'sweep
       const at = now.toISOString();
       let total = 0;
       for (;;) {
-        const swept = await outbox.commit(async (tx, receipts) => {
+        const swept = await outbox.write(async (tx, receipts) => {
           const expired = await tx.jobs.expiredLeases(at, SWEEP_BATCH);
           for (const job of expired) {
             const event = { type: 'expire', now, maxAttempts: config.jobMaxAttempts } as const;

@@ -9,7 +9,7 @@ import type { RouterJob } from '../schemas/router.js';
 import type { RouterUseCases, WorkerActor } from './api.js';
 import type { RouterContext } from './context.js';
 import { LEASE_TOKEN_PREFIX, WORKER_TOKEN_PREFIX, routerId } from './ids.js';
-import { applyJobEvent, applyJobEventLast, type JobExtras } from './job-events.js';
+import { applyJobEvent, endWithJobEvent, type JobExtras } from './job-events.js';
 import { jobOrThrow } from './jobs.js';
 import { actualCost } from './pricing.js';
 import { sharedLookups } from '../shared-lookups.js';
@@ -32,9 +32,128 @@ type WorkerUseCases = Pick<
 const MAX_TOKEN_LENGTH = 256;
 
 type HeldEvent = 'accept' | 'status' | 'log' | 'artifact' | 'complete' | 'fail';
+type Held = ReturnType<typeof heldCalls>;
 
-export function workerUseCases(ctx: RouterContext): WorkerUseCases {
-  const { storage, clock, random, outbox, config } = ctx;
+/** The job a worker call on a held lease names, and the lease machine's event for it. */
+async function heldEvent(
+  tx: WriteTransaction,
+  worker: WorkerActor,
+  jobId: string,
+  leaseToken: string,
+  type: HeldEvent,
+  now: Date,
+): Promise<{ job: JobRecord; event: JobEvent }> {
+  const job = await jobOrThrow(tx, jobId);
+  if (typeof leaseToken !== 'string' || leaseToken.length > MAX_TOKEN_LENGTH) {
+    throw conflict('stale lease: the token does not hold this job');
+  }
+  const event: JobEvent = {
+    type,
+    token_hash: hashSecret(leaseToken),
+    worker_id: worker.worker_id,
+    now,
+  };
+  return { job, event };
+}
+
+/**
+ * The end of a lease's transaction, sent together after its reads: the job's artifacts for the
+ * answer (read once the transaction has ended: awaited inside it, they would hold its end back),
+ * then the worker's last-seen and the fenced change, which end the transaction: where the fence
+ * refuses, all of it is refused with a 409. The artifacts' failure fails the transaction; their
+ * handler only keeps it from going unheard when the transaction fails first.
+ */
+function endWithChange(
+  tx: WriteTransaction,
+  worker: WorkerActor,
+  job: JobRecord,
+  event: JobEvent,
+  at: string,
+  extras: JobExtras = {},
+): { job: JobRecord; artifacts: Promise<JobArtifactRecord[]> } {
+  const artifacts = tx.jobs.artifactsOf(job.job_id);
+  artifacts.catch(() => undefined);
+  tx.endWith(tx.workers.touch(worker.worker_id, at));
+  return { job: endWithJobEvent(tx, job, event, at, extras).job, artifacts };
+}
+
+const subject = (job: JobRecord) => ({
+  job_id: job.job_id,
+  worker_id: job.worker_id,
+  lease_epoch: job.lease_epoch,
+  attempt: job.attempt,
+});
+
+/** The two shapes of a worker call on a held lease. */
+function heldCalls(ctx: RouterContext) {
+  const { clock, outbox, config } = ctx;
+  const max = config.jobMaxAttempts;
+  return {
+    /**
+     * One worker call on a held lease: read the job, let the lease machine check token, status and
+     * expiry, and change it in one fenced UPDATE, with its receipt if `receipt` gives one. The
+     * fenced change, the worker's last-seen and the receipt's outbox row end the transaction
+     * together; where the row no longer matches what was read, all of it is refused with a 409.
+     */
+    async held(
+      worker: WorkerActor,
+      jobId: string,
+      leaseToken: string,
+      type: HeldEvent,
+      extras: (job: JobRecord, now: Date) => JobExtras,
+      receipt?: (job: JobRecord, at: string) => RouterReceiptInput,
+    ): Promise<RouterJob> {
+      const now = clock.now();
+      const at = now.toISOString();
+      const { job, artifacts } = await outbox.write(async (tx, receipts) => {
+        const read = await heldEvent(tx, worker, jobId, leaseToken, type, now);
+        const next = endWithChange(tx, worker, read.job, read.event, at, extras(read.job, now));
+        if (receipt) receipts.push(receipt(next.job, at));
+        return next;
+      });
+      return toJob(job, await artifacts, max);
+    },
+
+    /**
+     * A worker call on a held lease that writes more once the fenced change has matched (`also`:
+     * log lines, artifacts and their receipts), in the same transaction.
+     */
+    heldThen(
+      worker: WorkerActor,
+      jobId: string,
+      leaseToken: string,
+      type: HeldEvent,
+      extras: (job: JobRecord, now: Date) => JobExtras,
+      also: (
+        tx: WriteTransaction,
+        job: JobRecord,
+        at: string,
+        receipts: RouterReceiptInput[],
+      ) => Promise<void>,
+    ): Promise<RouterJob> {
+      const now = clock.now();
+      const at = now.toISOString();
+      return outbox.write(async (tx, receipts) => {
+        const { job, event } = await heldEvent(tx, worker, jobId, leaseToken, type, now);
+        // The fenced change, the worker's last-seen and the job's artifacts for the answer, sent
+        // together, unless this call adds artifacts: then they are read after.
+        const [next, , artifacts] = await Promise.all([
+          applyJobEvent(tx, job, event, at, extras(job, now)),
+          tx.workers.touch(worker.worker_id, at),
+          type === 'artifact' ? null : tx.jobs.artifactsOf(jobId),
+        ]);
+        await also(tx, next.job, at, receipts);
+        return toJob(next.job, artifacts ?? (await tx.jobs.artifactsOf(jobId)), max);
+      });
+    },
+  };
+}
+
+/** Registering a worker and recognizing its token on every call. */
+function registrationCalls(
+  ctx: RouterContext,
+): Pick<WorkerUseCases, 'registerWorker' | 'authenticateWorker'> {
+  const { storage, clock, random, outbox } = ctx;
   // Every worker call's token, looked up each time (a removed worker is refused at once); calls that
   // arrive together share one read transaction (shared-lookups.ts).
   const workerByTokenHash = sharedLookups<string, WorkerRecord | null>(
@@ -42,118 +161,6 @@ export function workerUseCases(ctx: RouterContext): WorkerUseCases {
     (hash) => hash,
     (tx, hash) => tx.workers.byTokenHash(hash),
   );
-  const max = config.jobMaxAttempts;
-  const ttl = config.leaseTtlSeconds;
-
-  /** The job a worker call on a held lease names, and the lease machine's event for it. */
-  async function heldEvent(
-    tx: WriteTransaction,
-    worker: WorkerActor,
-    jobId: string,
-    leaseToken: string,
-    type: HeldEvent,
-    now: Date,
-  ): Promise<{ job: JobRecord; event: JobEvent }> {
-    const job = await jobOrThrow(tx, jobId);
-    if (typeof leaseToken !== 'string' || leaseToken.length > MAX_TOKEN_LENGTH) {
-      throw conflict('stale lease: the token does not hold this job');
-    }
-    const event: JobEvent = {
-      type,
-      token_hash: hashSecret(leaseToken),
-      worker_id: worker.worker_id,
-      now,
-    };
-    return { job, event };
-  }
-
-  /**
-   * The end of a lease's transaction, sent together after its reads: the job's artifacts for the
-   * answer first (read once the transaction has committed: awaited inside it, they would hold the
-   * COMMIT back by a round trip), then the worker's last-seen and the fenced change, both handed
-   * over to go with the COMMIT. The artifacts' failure fails the transaction; their handler only
-   * keeps it from going unheard when the transaction fails first.
-   */
-  function changeLast(
-    tx: WriteTransaction,
-    worker: WorkerActor,
-    job: JobRecord,
-    event: JobEvent,
-    at: string,
-    extras: JobExtras = {},
-  ): { job: JobRecord; artifacts: Promise<JobArtifactRecord[]> } {
-    const artifacts = tx.jobs.artifactsOf(job.job_id);
-    artifacts.catch(() => undefined);
-    tx.closeWith(tx.workers.touch(worker.worker_id, at));
-    return { job: applyJobEventLast(tx, job, event, at, extras).job, artifacts };
-  }
-
-  /**
-   * One worker call on a held lease: read the job, let the lease machine check token, status and
-   * expiry, and change it in one fenced UPDATE, with its receipt if `receipt` gives one. The
-   * worker's last-seen, the job's artifacts for the answer, the fenced change, the receipt's outbox
-   * row and COMMIT go out together (one round trip on PostgreSQL); where the row no longer matches
-   * what was read, all of it rolls back and the call answers 409.
-   */
-  async function held(
-    worker: WorkerActor,
-    jobId: string,
-    leaseToken: string,
-    type: HeldEvent,
-    extras: (job: JobRecord, now: Date) => JobExtras,
-    receipt?: (job: JobRecord, at: string) => RouterReceiptInput,
-  ): Promise<RouterJob> {
-    const now = clock.now();
-    const at = now.toISOString();
-    const { job, artifacts } = await outbox.commit(async (tx, receipts) => {
-      const read = await heldEvent(tx, worker, jobId, leaseToken, type, now);
-      const next = changeLast(tx, worker, read.job, read.event, at, extras(read.job, now));
-      if (receipt) receipts.push(receipt(next.job, at));
-      return next;
-    });
-    return toJob(job, await artifacts, max);
-  }
-
-  /**
-   * A worker call on a held lease that writes more once the fenced change has matched (`also`: log
-   * lines, artifacts and their receipts), in the same transaction.
-   */
-  function heldThen(
-    worker: WorkerActor,
-    jobId: string,
-    leaseToken: string,
-    type: HeldEvent,
-    extras: (job: JobRecord, now: Date) => JobExtras,
-    also: (
-      tx: WriteTransaction,
-      job: JobRecord,
-      at: string,
-      receipts: RouterReceiptInput[],
-    ) => Promise<void>,
-  ): Promise<RouterJob> {
-    const now = clock.now();
-    const at = now.toISOString();
-    return outbox.commit(async (tx, receipts) => {
-      const { job, event } = await heldEvent(tx, worker, jobId, leaseToken, type, now);
-      // The fenced change, the worker's last-seen and the job's artifacts for the answer: one round
-      // trip, unless this call adds artifacts: then they are read after.
-      const [next, , artifacts] = await Promise.all([
-        applyJobEvent(tx, job, event, at, extras(job, now)),
-        tx.workers.touch(worker.worker_id, at),
-        type === 'artifact' ? null : tx.jobs.artifactsOf(jobId),
-      ]);
-      await also(tx, next.job, at, receipts);
-      return toJob(next.job, artifacts ?? (await tx.jobs.artifactsOf(jobId)), max);
-    });
-  }
-
-  const subject = (job: JobRecord) => ({
-    job_id: job.job_id,
-    worker_id: job.worker_id,
-    lease_epoch: job.lease_epoch,
-    attempt: job.attempt,
-  });
-
   return {
     async registerWorker(input) {
       const token = `${WORKER_TOKEN_PREFIX}${newSecret(random)}`;
@@ -166,7 +173,7 @@ export function workerUseCases(ctx: RouterContext): WorkerUseCases {
         created_at: at,
         last_seen_at: null,
       };
-      await outbox.commit(async (tx, receipts) => {
+      await outbox.write(async (tx, receipts) => {
         await tx.workers.insert(worker);
         receipts.push(
           ctx.receipt('worker_registered', at, {
@@ -199,7 +206,15 @@ export function workerUseCases(ctx: RouterContext): WorkerUseCases {
       }
       return { worker_id: worker.worker_id, name: worker.name, node_class: worker.node_class };
     },
+  };
+}
 
+/** A worker's heartbeat (renewing its live leases) and its lease of the oldest queued job. */
+function leaseCalls(ctx: RouterContext): Pick<WorkerUseCases, 'heartbeat' | 'leaseJob'> {
+  const { storage, clock, random, outbox, config } = ctx;
+  const max = config.jobMaxAttempts;
+  const ttl = config.leaseTtlSeconds;
+  return {
     async heartbeat(worker) {
       const now = clock.now();
       const at = now.toISOString();
@@ -225,12 +240,11 @@ export function workerUseCases(ctx: RouterContext): WorkerUseCases {
       const now = clock.now();
       const at = now.toISOString();
       const token = `${LEASE_TOKEN_PREFIX}${newSecret(random)}`;
-      const picked = await outbox.commit(async (tx, receipts) => {
-        // The pick (a SELECT) travels with BEGIN; the worker's last-seen (an UPDATE waits for
-        // BEGIN's answer) goes with the COMMIT.
+      const picked = await outbox.write(async (tx, receipts) => {
+        // The pick is the one read; the worker's last-seen ends the transaction.
         const [candidate] = await tx.jobs.oldestQueued(worker.node_class, 1);
         if (candidate === undefined) {
-          tx.closeWith(tx.workers.touch(worker.worker_id, at));
+          tx.endWith(tx.workers.touch(worker.worker_id, at));
           return null;
         }
         const event: JobEvent = {
@@ -240,9 +254,9 @@ export function workerUseCases(ctx: RouterContext): WorkerUseCases {
           now,
           ttl_seconds: ttl,
         };
-        // The job is this transaction's until it ends (PostgreSQL locks the row it picks; SQLite
-        // has one writer), so the fenced lease cannot miss: it goes out with the COMMIT.
-        const next = changeLast(tx, worker, candidate, event, at);
+        // The job is this transaction's until it ends (`oldestQueued` holds what it returns), so
+        // the fenced lease cannot miss; it ends the transaction.
+        const next = endWithChange(tx, worker, candidate, event, at);
         receipts.push(ctx.receipt('job_leased', at, subject(next.job)));
         return next;
       });
@@ -254,7 +268,16 @@ export function workerUseCases(ctx: RouterContext): WorkerUseCases {
         lease_expires_at: leased.lease_expires_at!,
       };
     },
+  };
+}
 
+/** Calls on a held lease that keep the job going: accept, status, log lines, artifacts. */
+function progressCalls(
+  ctx: RouterContext,
+  { held, heldThen }: Held,
+): Pick<WorkerUseCases, 'acceptJob' | 'reportStatus' | 'appendLogs' | 'reportArtifacts'> {
+  const { random } = ctx;
+  return {
     acceptJob(worker, jobId, input) {
       return held(
         worker,
@@ -320,7 +343,15 @@ export function workerUseCases(ctx: RouterContext): WorkerUseCases {
         },
       );
     },
+  };
+}
 
+/** Calls on a held lease that end the job: complete (billed) and fail. */
+function finishCalls(
+  ctx: RouterContext,
+  { held }: Held,
+): Pick<WorkerUseCases, 'completeWorkerJob' | 'failWorkerJob'> {
+  return {
     completeWorkerJob(worker, jobId, input) {
       let billed = { amount: '0.00', seconds: 0 };
       return held(
@@ -358,5 +389,15 @@ export function workerUseCases(ctx: RouterContext): WorkerUseCases {
         (job, at) => ctx.receipt('worker_job_failed', at, subject(job)),
       );
     },
+  };
+}
+
+export function workerUseCases(ctx: RouterContext): WorkerUseCases {
+  const held = heldCalls(ctx);
+  return {
+    ...registrationCalls(ctx),
+    ...leaseCalls(ctx),
+    ...progressCalls(ctx, held),
+    ...finishCalls(ctx, held),
   };
 }

@@ -17,7 +17,7 @@ import type { Verdict } from '../schemas/verdict.js';
 
 /**
  * An uploaded file the blob store has already received (`BlobStore.prepare`: hashed and synced);
- * `addFileEvidence` commits it into the store, or discards it when the evidence is refused.
+ * `addFileEvidence` keeps it in the store, or discards it when the evidence is refused.
  */
 export interface FileEvidenceInput {
   label: string;

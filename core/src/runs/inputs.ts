@@ -14,7 +14,7 @@ import type { Deps } from '../deps.js';
 import type { RunUseCases } from './api.js';
 import { toReceipt } from '../receipts/view.js';
 import { afterInputChange, assertCanChangeInputs } from './lifecycle.js';
-import { closeWithRunUpdate } from './update-run.js';
+import { endWithRunUpdate } from './update-run.js';
 import {
   loadRun,
   loadRunForUpdate,
@@ -43,8 +43,7 @@ type InputUseCases = Pick<
 /**
  * Ends a transaction that changed a run's inputs (evidence or the submission, `sent` and not
  * awaited): the run, read with `loadRunForUpdate`, goes back to draft, its verdict and (past a
- * draft) its checks cleared (docs/design.md#run-lifecycle). The run's update is the transaction's
- * last statement, with its COMMIT.
+ * draft) its checks cleared (docs/design.md#run-lifecycle). The run's update ends the transaction.
  */
 async function inputsChanged(
   tx: WriteTransaction,
@@ -54,7 +53,7 @@ async function inputsChanged(
 ): Promise<void> {
   const state = afterInputChange(run.state);
   const cleared = run.state !== 'draft' ? tx.checks.replace(run.org_id, run.id, []) : undefined;
-  closeWithRunUpdate(tx, run, { state, verdict: null, updated_at: now });
+  endWithRunUpdate(tx, run, { state, verdict: null, updated_at: now });
   await Promise.all([sent, cleared]);
 }
 
@@ -103,8 +102,8 @@ export function runInputUseCases(deps: Deps): InputUseCases {
           created_by: actorId(actor),
           updated_at: now,
         };
-        // The transaction's last statement, sent with its COMMIT (one round trip on PostgreSQL).
-        tx.closeWith(tx.runs.insert(run));
+        // Nothing is read after the insert: it ends the transaction.
+        tx.endWith(tx.runs.insert(run));
         return toRun(run);
       });
     },
@@ -178,13 +177,13 @@ export function runInputUseCases(deps: Deps): InputUseCases {
       // under the blob's lock, so the cleanup's reference count cannot race another upload of the
       // same bytes.
       const prepared = input.blob;
-      let committed = false;
+      let kept = false;
       try {
         return await storage.write(async (tx) => {
           assertCanChangeInputs((await loadRun(tx, actor.orgId, runId)).state);
           await tx.lock(lockKeys.blob(prepared.sha256));
-          const blob = await prepared.commit();
-          committed = true;
+          const blob = await prepared.keep();
+          kept = true;
           const id = newId('evd', random);
           try {
             return await insertEvidence(tx, actor, runId, (run, now) => ({
@@ -211,7 +210,7 @@ export function runInputUseCases(deps: Deps): InputUseCases {
           }
         });
       } finally {
-        if (!committed) await prepared.discard();
+        if (!kept) await prepared.discard();
       }
     },
 

@@ -15,7 +15,7 @@ import {
   assertCanFinalize,
   assertCanGrade,
 } from './lifecycle.js';
-import { closeWithRunUpdate, updateRun } from './update-run.js';
+import { endWithRunUpdate, updateRun } from './update-run.js';
 import { loadRun, loadRunForUpdate, toApproval, toCheck } from './views.js';
 
 type ReviewUseCases = Pick<
@@ -29,7 +29,7 @@ export function runReviewUseCases(deps: Deps): ReviewUseCases {
   return {
     async audit(actor, runId) {
       return storage.write(async (tx) => {
-        // The run, its submission and its evidence are read together (one round trip on PostgreSQL).
+        // The run, its submission and its evidence are read together.
         const [run, submission, evidence] = await Promise.all([
           loadRunForUpdate(tx, actor.orgId, runId),
           tx.submissions.get(actor.orgId, runId),
@@ -50,7 +50,7 @@ export function runReviewUseCases(deps: Deps): ReviewUseCases {
         const state = afterAudit(run.state, open);
         const verdict = state === 'finalized' ? computeVerdict(checks, sheet) : null;
         const replaced = tx.checks.replace(actor.orgId, run.id, checks);
-        closeWithRunUpdate(tx, run, { state, verdict, updated_at: nowIso(clock) });
+        endWithRunUpdate(tx, run, { state, verdict, updated_at: nowIso(clock) });
         await replaced;
         return {
           checks: checks.map(toCheck),
@@ -128,7 +128,7 @@ export function runReviewUseCases(deps: Deps): ReviewUseCases {
           decided_by: actor.userId,
           decided_at: now,
         };
-        closeWithRunUpdate(tx, run, { state, approval, updated_at: now });
+        endWithRunUpdate(tx, run, { state, approval, updated_at: now });
         return toApproval(approval);
       });
     },

@@ -13,16 +13,11 @@ export async function updateRun(
 }
 
 /**
- * Sends the guarded update of a run read with `loadRunForUpdate` and hands it over as the
- * transaction's last statement (`closeWith`: on PostgreSQL it travels with the COMMIT, one round
- * trip for both). The row has been held since it was read, so the guard matches and there is no
- * answer to wait for; a statement that fails still fails the transaction. `fn` may await other
- * statements it has already sent, but sends nothing after this.
+ * Ends the transaction with the guarded update of a run read with `loadRunForUpdate` (`endWith`).
+ * The row has been held since it was read, so the guard matches and there is no answer to wait
+ * for; a statement that fails still refuses the transaction. `fn` may await other statements it
+ * has already sent, but sends nothing after this.
  */
-export function closeWithRunUpdate(
-  tx: WriteTransaction,
-  run: RunRecord,
-  changes: RunChanges,
-): void {
-  tx.closeWith(tx.runs.update(run.org_id, run.id, run.state, changes));
+export function endWithRunUpdate(tx: WriteTransaction, run: RunRecord, changes: RunChanges): void {
+  tx.endWith(tx.runs.update(run.org_id, run.id, run.state, changes));
 }

@@ -103,7 +103,7 @@ export async function loadRun(tx: Repositories, orgId: string, runId: string): P
 
 /**
  * `loadRun` in a write transaction, the run's row held until it ends: a guarded update from the
- * state read here cannot miss, so it can be handed over as the last statement (`closeWithRunUpdate`).
+ * state read here cannot miss, so it can end the transaction (`endWithRunUpdate`).
  */
 export async function loadRunForUpdate(
   tx: WriteTransaction,

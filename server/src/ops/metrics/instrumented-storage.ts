@@ -1,11 +1,17 @@
+import { storageBatches, type BatchLimits } from '@runledger/adapters';
 import type { ReceiptSink, Storage } from '@runledger/core/ports';
 import type { Metrics } from './registry.js';
 
 /**
  * The storage port with timings and mint counts around it. Core stays unaware: a mint is a receipt
- * inserted by a write transaction, counted only once that transaction committed.
+ * inserted by a write transaction, counted only once that transaction is durable. Batched
+ * transactions are made over the timed ones, with the limits storage was opened with.
  */
-export function instrumentedStorage(storage: Storage, metrics: Metrics): Storage {
+export function instrumentedStorage(
+  storage: Storage,
+  metrics: Metrics,
+  batching: BatchLimits,
+): Storage {
   const timed = async <T>(kind: 'read' | 'write', run: () => Promise<T>): Promise<T> => {
     const stop = metrics.transactionSeconds.startTimer({ kind });
     try {
@@ -36,9 +42,11 @@ export function instrumentedStorage(storage: Storage, metrics: Metrics): Storage
     metrics.receiptsMinted.inc(minted);
     return value;
   };
+  const read: Storage['read'] = (fn) => timed('read', () => storage.read(fn));
   return {
-    read: (fn) => timed('read', () => storage.read(fn)),
+    read,
     write,
+    ...storageBatches({ read, write }, batching),
     close: () => storage.close(),
   };
 }
