@@ -7,3 +7,13 @@ export { asDiskFull } from './faults/disk-full.js';
 export * from './files/index.js';
 export * from './receipts/index.js';
 export * from './keys/index.js';
+export {
+  openPostgresSnapshot,
+  openSqliteSnapshot,
+  type ChainTable,
+  type DeploymentScan,
+  type PostgresSnapshot,
+  type ReadSnapshot,
+  type ScannedChainRow,
+  type ScannedNode,
+} from './snapshot/index.js';
