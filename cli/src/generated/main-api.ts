@@ -35,7 +35,7 @@ export interface paths {
     };
     /**
      * Readiness: storage answers a query and the receipt sink takes a write
-     * @description 503 with a detail naming what is not ready: `starting`, `draining` (after SIGTERM), or the failing checks (`storage`, `receipt_sink`). Load balancers route only to a ready instance.
+     * @description 503 with a detail naming what is not ready: `starting`, `draining` (after SIGTERM), or the failing checks (`storage`, `receipt_sink`, `disk_space`, `signing_key`). Load balancers route only to a ready instance.
      *
      *     Needs no credentials.
      */
@@ -1525,6 +1525,7 @@ export interface components {
       | components['schemas']['AuditFlightSheetPublished']
       | components['schemas']['AuditShareLinkCreated']
       | components['schemas']['AuditSigningKeyRotated']
+      | components['schemas']['AuditHistoryRollbackAccepted']
       | components['schemas']['AuditSignInSucceeded']
       | components['schemas']['AuditSignInFailed']
       | components['schemas']['AuditTribunalRegraded']
@@ -1543,6 +1544,7 @@ export interface components {
       | 'flight_sheet.published'
       | 'share_link.created'
       | 'signing_key.rotated'
+      | 'history.rollback_accepted'
       | 'sign_in.succeeded'
       | 'sign_in.failed'
       | 'tribunal.regraded'
@@ -1560,6 +1562,20 @@ export interface components {
       before: {
         version: string | null;
       };
+    };
+    AuditHistoryRollbackAccepted: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'history.rollback_accepted';
+      log: string;
+      signed: {
+        tree_size: number;
+        root_hash: string;
+        time: string;
+      };
+      tree_size: number;
     };
     AuditIncidentOpened: {
       /**
@@ -2464,6 +2480,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getReady: {
@@ -2520,7 +2545,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not configured */
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
       503: {
         headers: {
           [name: string]: unknown;
@@ -2598,6 +2623,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getAuthVerify: {
@@ -2650,6 +2684,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -2735,6 +2778,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getAuthAcceptInvite: {
@@ -2787,6 +2839,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -2881,6 +2942,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getAuthMe: {
@@ -2946,6 +3016,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getOrg: {
@@ -3004,6 +3083,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -3089,6 +3177,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getOrgMembers: {
@@ -3151,6 +3248,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -3229,6 +3335,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -3316,6 +3431,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -3415,6 +3539,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   deleteOrgMembersByUserId: {
@@ -3500,6 +3633,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -3605,6 +3747,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getOrgApiKeys: {
@@ -3683,6 +3834,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   postOrgApiKeys: {
@@ -3754,6 +3914,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -3844,6 +4013,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getOrgAudit: {
@@ -3926,6 +4104,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getOrgAuditExport: {
@@ -3993,6 +4180,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -4074,6 +4270,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getProjects: {
@@ -4143,6 +4348,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   postProjects: {
@@ -4205,6 +4419,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -4288,6 +4511,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getFlightSheets: {
@@ -4351,6 +4583,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -4445,6 +4686,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getFlightSheetsByIdOrSlug: {
@@ -4521,6 +4771,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getRuns: {
@@ -4585,6 +4844,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -4670,6 +4938,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getRunsByRunId: {
@@ -4746,6 +5023,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getRunsByRunIdEvidence: {
@@ -4815,6 +5101,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -4904,6 +5199,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -5004,6 +5308,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getRunsByRunIdEvidenceByEvidenceIdContent: {
@@ -5081,6 +5394,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getRunsByRunIdSubmission: {
@@ -5150,6 +5472,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -5246,6 +5577,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   postRunsByRunIdAudit: {
@@ -5324,6 +5664,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -5421,6 +5770,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   postRunsByRunIdFindings: {
@@ -5506,6 +5864,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getRunsByRunIdChecks: {
@@ -5575,6 +5942,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -5658,6 +6034,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getRunsByRunIdVerdict: {
@@ -5727,6 +6112,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -5832,6 +6226,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   postRunsByRunIdReceipt: {
@@ -5926,6 +6329,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getRunsByRunIdIncidents: {
@@ -5995,6 +6407,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -6091,6 +6512,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getLedger: {
@@ -6163,6 +6593,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getLedgerVerify: {
@@ -6228,6 +6667,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getLedgerExport: {
@@ -6286,6 +6734,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -6365,6 +6822,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getWellKnownRunledgerKeysJson: {
@@ -6414,6 +6880,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -6479,6 +6954,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -6564,6 +7048,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getLedgerProofConsistency: {
@@ -6627,6 +7120,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -6706,6 +7208,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getShareByShareTokenPdf: {
@@ -6777,6 +7288,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getShareByShareTokenAttestation: {
@@ -6826,8 +7346,35 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -6884,8 +7431,35 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -6951,8 +7525,35 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -7018,8 +7619,35 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -7083,7 +7711,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not configured */
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
       503: {
         headers: {
           [name: string]: unknown;
@@ -7148,7 +7776,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not configured */
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
       503: {
         headers: {
           [name: string]: unknown;
@@ -7213,7 +7841,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not configured */
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
       503: {
         headers: {
           [name: string]: unknown;
@@ -7300,6 +7928,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getV1TribunalVerdictsByVerdictId: {
@@ -7369,6 +8006,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -7472,6 +8118,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   postInternalRunnerClaim: {
@@ -7548,7 +8203,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not configured */
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
       503: {
         headers: {
           [name: string]: unknown;
@@ -7646,7 +8301,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not configured */
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
       503: {
         headers: {
           [name: string]: unknown;
@@ -7744,7 +8399,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not configured */
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
       503: {
         headers: {
           [name: string]: unknown;
@@ -7842,7 +8497,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not configured */
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
       503: {
         headers: {
           [name: string]: unknown;
@@ -7940,7 +8595,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not configured */
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
       503: {
         headers: {
           [name: string]: unknown;
@@ -8018,7 +8673,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not configured */
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
       503: {
         headers: {
           [name: string]: unknown;
