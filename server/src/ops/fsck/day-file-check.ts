@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { verifyRouterReceiptFiles, type TrustedKey } from '@runledger/verify';
-import { exists } from '../backup/files.js';
+import { ROUTER_DAY_FILE, verifyRouterReceiptFiles, type TrustedKey } from '@runledger/verify';
+import { readdir } from 'node:fs/promises';
 import type { Findings } from './findings.js';
 
 /**
@@ -14,7 +14,8 @@ export async function checkDayFiles(
   findings: Findings,
 ): Promise<{ files: number; lines: number }> {
   const dir = join(dataDir, 'receipts');
-  if (!(await exists(dir))) return { files: 0, lines: 0 };
+  const names = await readdir(dir).catch(() => [] as string[]);
+  if (!names.some((name) => ROUTER_DAY_FILE.test(name))) return { files: 0, lines: 0 };
   const result = await verifyRouterReceiptFiles(dir, { keys, maxErrors: 1000 });
   for (const error of result.errors) {
     findings.add({
