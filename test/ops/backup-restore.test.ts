@@ -76,7 +76,7 @@ describe.each(engines)('backup during a mint storm, restored (%s)', (engine: Eng
   it('holds every receipt acknowledged before it began; the restored chains and manifest agree', async () => {
     const dataDir = await folder('data');
     const databaseUrl = engine === 'postgres' ? await ownDatabase() : null;
-    const db = databaseUrl === null ? {} : { DATABASE_URL: databaseUrl };
+    const db: Record<string, string> = databaseUrl === null ? {} : { DATABASE_URL: databaseUrl };
     const env = { DATA_DIR: dataDir, ...db };
     const server = await spawnServer({ ...env, AUTH_REQUEST_LIMIT_PER_EMAIL: '1000' });
     const { api } = await apiClient(server.url);
@@ -110,7 +110,8 @@ describe.each(engines)('backup during a mint storm, restored (%s)', (engine: Eng
     expect(manifest.counts.day_files).toBeGreaterThanOrEqual(1);
 
     const restored = await folder('restored');
-    const target = engine === 'postgres' ? { DATABASE_URL: await ownDatabase() } : {};
+    const target: Record<string, string> =
+      engine === 'postgres' ? { DATABASE_URL: await ownDatabase() } : {};
     const put = await ops(['restore', '--from', out, '--data-dir', restored], target);
     expect(put.stderr).toBe('');
     expect(put.code).toBe(0);

@@ -51,7 +51,8 @@ async function startFails(env: Record<string, string>): Promise<string | null> {
 describe.each(engines)('a restore from an older backup (%s)', (engine: Engine) => {
   it('is refused at start, started with ACCEPT_HISTORY_ROLLBACK=1 and recorded in the audit chain', async () => {
     const dataDir = await folder('history');
-    const first = engine === 'postgres' ? { DATABASE_URL: await ownDatabase() } : {};
+    const first: Record<string, string> =
+      engine === 'postgres' ? { DATABASE_URL: await ownDatabase() } : {};
     const server = await spawnServer({ DATA_DIR: dataDir, ...first });
     const { api } = await apiClient(server.url);
     const { token, orgId } = await signIn(api, 'history@example.com');
@@ -66,7 +67,8 @@ describe.each(engines)('a restore from an older backup (%s)', (engine: Engine) =
     await server.close();
 
     // The database goes back to the backup; DATA_DIR/state (what was signed) stays.
-    const second = engine === 'postgres' ? { DATABASE_URL: await ownDatabase() } : {};
+    const second: Record<string, string> =
+      engine === 'postgres' ? { DATABASE_URL: await ownDatabase() } : {};
     const env = { DATA_DIR: dataDir, ...second };
     const restored = await ops(
       ['restore', '--from', older, '--data-dir', dataDir, '--replace'],

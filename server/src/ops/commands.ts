@@ -24,8 +24,12 @@ function print(json: boolean, value: unknown, text: string): void {
 }
 
 async function backup(args: string[], env: Env): Promise<number> {
-  const { values } = parseArgs({ args, options: { out: { type: 'string' }, json: { type: 'boolean' } } });
-  if (values.out === undefined) throw new BackupError('backup needs --out DIR (a new, empty folder)');
+  const { values } = parseArgs({
+    args,
+    options: { out: { type: 'string' }, json: { type: 'boolean' } },
+  });
+  if (values.out === undefined)
+    throw new BackupError('backup needs --out DIR (a new, empty folder)');
   const config = loadConfig(env, false);
   const out = resolve(values.out);
   const manifest = await takeBackup(
@@ -71,7 +75,7 @@ async function restore(args: string[], env: Env): Promise<number> {
     values.json === true,
     { restored: manifest.taken_at, data_dir: resolve(dataDir), counts: manifest.counts },
     `restored the backup of ${manifest.taken_at} into ${resolve(dataDir)}; ` +
-      'the signing key and STATE_DIR are not part of a backup (docs/operations.md, "Restore")',
+      'the signing key and STATE_DIR are not part of a backup (docs/operations.md, "Backup and restore")',
   );
   return 0;
 }
@@ -117,7 +121,10 @@ const COMMANDS: Record<string, (args: string[], env: Env) => Promise<number>> = 
  * `argv` names none (the server starts). Exit 2 for anything that kept a command from judging or
  * finishing: bad arguments or configuration, an unreadable database, a failed copy.
  */
-export async function runOpsCommand(argv: string[], env: Env = process.env): Promise<number | null> {
+export async function runOpsCommand(
+  argv: string[],
+  env: Env = process.env,
+): Promise<number | null> {
   const [name, ...args] = argv;
   if (name === undefined || name === 'serve') return null;
   const command = COMMANDS[name];
@@ -132,7 +139,9 @@ export async function runOpsCommand(argv: string[], env: Env = process.env): Pro
       [BackupError, ConfigError, UnreadableError].some((kind) => error instanceof kind) ||
       String((error as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS');
     const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`runledger-server ${name}: ${known ? message : (error as Error).stack ?? message}\n`);
+    process.stderr.write(
+      `runledger-server ${name}: ${known ? message : ((error as Error).stack ?? message)}\n`,
+    );
     return 2;
   }
 }

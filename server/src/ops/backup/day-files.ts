@@ -17,6 +17,15 @@ export interface AnchorSigning {
   now: Date;
 }
 
+/** A line's checksum_sha256; null when it has none (fsck reports such a line). */
+function checksumOf(line: string): string | null {
+  try {
+    return (JSON.parse(line) as { checksum_sha256?: string }).checksum_sha256 ?? null;
+  } catch {
+    return null;
+  }
+}
+
 /** The file's complete lines (a line still being appended is left out). */
 function completeLines(bytes: Buffer): { text: Buffer; lines: number; head: string | null } {
   const end = bytes.lastIndexOf(0x0a) + 1;
@@ -25,13 +34,7 @@ function completeLines(bytes: Buffer): { text: Buffer; lines: number; head: stri
   const body = text.toString('utf8');
   const lines = body.split('\n').length - 1;
   const last = body.slice(body.lastIndexOf('\n', end - 2) + 1, end - 1);
-  let head: string | null = null;
-  try {
-    head = (JSON.parse(last) as { checksum_sha256?: string }).checksum_sha256 ?? null;
-  } catch {
-    head = null;
-  }
-  return { text, lines, head };
+  return { text, lines, head: checksumOf(last) };
 }
 
 /**

@@ -43,7 +43,13 @@ export interface Manifest {
   /** The database's file in the backup (`runledger.sqlite`, or `database.pgdump` from pg_dump -Fc). */
   database: string;
   logs: LogHead[];
-  counts: { organizations: number; receipts: number; audit_receipts: number; blobs: number; day_files: number };
+  counts: {
+    organizations: number;
+    receipts: number;
+    audit_receipts: number;
+    blobs: number;
+    day_files: number;
+  };
   day_files: DayFileEntry[];
   files: BackupFile[];
   /** What is deliberately not in the backup, and why: the operator keeps these apart. */
@@ -59,8 +65,7 @@ export const EXCLUDED: Manifest['excluded'] = [
   { path: 'jwt-secret', reason: 'the session-token secret (or JWT_SECRET): a secret, kept apart' },
   {
     path: 'state/',
-    reason:
-      'STATE_DIR: the checkpoints this deployment signed, which a restore must not roll back',
+    reason: 'STATE_DIR: the checkpoints this deployment signed, which a restore must not roll back',
   },
 ];
 
@@ -100,11 +105,15 @@ export async function readManifest(dir: string): Promise<Manifest> {
   try {
     text = await readFile(join(dir, MANIFEST_FILE), 'utf8');
   } catch {
-    throw new BackupError(`${dir} has no ${MANIFEST_FILE}: not a backup, or one that did not finish`);
+    throw new BackupError(
+      `${dir} has no ${MANIFEST_FILE}: not a backup, or one that did not finish`,
+    );
   }
   const manifest = JSON.parse(text) as Manifest;
   if (manifest.format !== MANIFEST_FORMAT || manifest.version !== 1) {
-    throw new BackupError(`${join(dir, MANIFEST_FILE)} is not a runledger backup manifest (version 1)`);
+    throw new BackupError(
+      `${join(dir, MANIFEST_FILE)} is not a runledger backup manifest (version 1)`,
+    );
   }
   return manifest;
 }

@@ -20,5 +20,11 @@ export function pgDump(url: string, snapshotId: string, file: string): Promise<v
 
 /** pg_restore into an empty database, stopping at the first error. */
 export function pgRestore(url: string, file: string): Promise<void> {
-  return tool('pg_restore', ['--no-owner', '--no-privileges', '--exit-on-error', `--dbname=${url}`, file]);
+  return tool('pg_restore', [
+    '--no-owner',
+    '--no-privileges',
+    '--exit-on-error',
+    `--dbname=${url}`,
+    file,
+  ]);
 }

@@ -36,7 +36,8 @@ async function clearTarget(target: RestoreTarget): Promise<void> {
       `${target.dataDir} already holds ${occupied.join(', ')}: stop the server and pass --replace to overwrite them`,
     );
   }
-  for (const name of occupied) await rm(join(target.dataDir, name), { recursive: true, force: true });
+  for (const name of occupied)
+    await rm(join(target.dataDir, name), { recursive: true, force: true });
   await mkdir(join(target.dataDir, 'receipts'), { recursive: true });
 }
 
@@ -48,10 +49,14 @@ async function clearTarget(target: RestoreTarget): Promise<void> {
 export async function restoreBackup(from: string, target: RestoreTarget): Promise<Manifest> {
   const manifest = await readManifest(from);
   if (manifest.engine === 'postgres' && target.databaseUrl === null) {
-    throw new BackupError('this is a PostgreSQL backup: set DATABASE_URL to an empty database to restore into');
+    throw new BackupError(
+      'this is a PostgreSQL backup: set DATABASE_URL to an empty database to restore into',
+    );
   }
   if (manifest.engine === 'sqlite' && target.databaseUrl !== null) {
-    throw new BackupError('this is a SQLite backup: unset DATABASE_URL to restore it into DATA_DIR');
+    throw new BackupError(
+      'this is a SQLite backup: unset DATABASE_URL to restore it into DATA_DIR',
+    );
   }
   await checkFiles(from, manifest);
   await mkdir(target.dataDir, { recursive: true });

@@ -38,7 +38,11 @@ export async function checkBlobs(
     present.add(file.name);
     const { sha256 } = await hashFile(join(dir, file.path));
     if (sha256 !== file.name) {
-      findings.add({ ...where, code: 'blob_hash_mismatch', message: `its bytes hash to ${sha256}` });
+      findings.add({
+        ...where,
+        code: 'blob_hash_mismatch',
+        message: `its bytes hash to ${sha256}`,
+      });
     }
   }
   for (const sha of referenced) {

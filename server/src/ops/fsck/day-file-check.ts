@@ -19,7 +19,10 @@ export async function checkDayFiles(
   const result = await verifyRouterReceiptFiles(dir, { keys, maxErrors: 1000 });
   for (const error of result.errors) {
     findings.add({
-      file: join('receipts', error.file.startsWith(dir) ? error.file.slice(dir.length + 1) : error.file),
+      file: join(
+        'receipts',
+        error.file.startsWith(dir) ? error.file.slice(dir.length + 1) : error.file,
+      ),
       line: error.line,
       code: error.code,
       message: error.message,

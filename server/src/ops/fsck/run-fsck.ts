@@ -42,13 +42,29 @@ async function openSnapshot(target: FsckTarget): Promise<ReadSnapshot> {
 function logsOf(orgIds: readonly string[], target: FsckTarget): LogToCheck[] {
   const signed = new Map(target.signed.map((h) => [`${h.org_id}/${h.log}`, h]));
   return orgIds.flatMap((orgId) => [
-    { orgId, log: LEDGER_LOG, table: 'receipts', prefix: target.receiptPrefix, signed: signed.get(`${orgId}/${LEDGER_LOG}`) },
-    { orgId, log: AUDIT_LOG, table: 'audit_receipts', prefix: AUDIT_RECEIPT_PREFIX, signed: signed.get(`${orgId}/${AUDIT_LOG}`) },
+    {
+      orgId,
+      log: LEDGER_LOG,
+      table: 'receipts',
+      prefix: target.receiptPrefix,
+      signed: signed.get(`${orgId}/${LEDGER_LOG}`),
+    },
+    {
+      orgId,
+      log: AUDIT_LOG,
+      table: 'audit_receipts',
+      prefix: AUDIT_RECEIPT_PREFIX,
+      signed: signed.get(`${orgId}/${AUDIT_LOG}`),
+    },
   ]);
 }
 
 /** Signed checkpoints of organizations the database does not hold at all. */
-function orphanCheckpoints(orgIds: readonly string[], target: FsckTarget, findings: Findings): void {
+function orphanCheckpoints(
+  orgIds: readonly string[],
+  target: FsckTarget,
+  findings: Findings,
+): void {
   const known = new Set(orgIds);
   for (const head of target.signed) {
     if (known.has(head.org_id)) continue;
@@ -84,7 +100,8 @@ async function checkDatabase(
   }
   bar.done();
   orphanCheckpoints(orgIds, target, findings);
-  const sum = (log: string) => logs.filter((l) => l.log === log).reduce((n, l) => n + sizes.get(l)!, 0);
+  const sum = (log: string) =>
+    logs.filter((l) => l.log === log).reduce((n, l) => n + sizes.get(l)!, 0);
   return {
     counts: {
       organizations: orgIds.length,
@@ -113,7 +130,9 @@ export async function runFsck(
   try {
     database = await checkDatabase(snapshot, target, findings, progress);
   } catch (error) {
-    throw new UnreadableError(`the database cannot be read: ${(error as Error).message}`, { cause: error });
+    throw new UnreadableError(`the database cannot be read: ${(error as Error).message}`, {
+      cause: error,
+    });
   } finally {
     await snapshot.close();
   }

@@ -1,5 +1,5 @@
 import type { DeploymentScan } from '@runledger/adapters';
-import { ReceiptTree, leafHash, nodeHash, receiptLeaf, toHex } from '@runledger/verify';
+import { EMPTY_ROOT, leafHash, nodeHash, receiptLeaf, toHex } from '@runledger/verify';
 import type { Findings } from './findings.js';
 
 /** Levels a tree can have (merkle_nodes.level < 64). */
@@ -17,7 +17,7 @@ interface Expected {
  * checkpoint's). Stored nodes past the receipts are findings too: a tree longer than its chain.
  */
 export class TreeCheck {
-  readonly #tree = new ReceiptTree();
+  #size = 0;
   /** The right edge: complete subtrees not yet joined, lowest level last. */
   readonly #edge: Array<{ level: number; hash: Uint8Array }> = [];
   readonly #made: Map<number, Expected[]> = new Map();
@@ -34,9 +34,8 @@ export class TreeCheck {
 
   /** Adds the next receipt's leaf (its stored receipt_sha256, as the server's tree holds it). */
   add(receiptSha256: string): void {
-    const hash = leafHash(receiptLeaf(receiptSha256));
-    this.#tree.addLeafHash(hash);
-    this.#make(0, hash);
+    this.#size += 1;
+    this.#make(0, leafHash(receiptLeaf(receiptSha256)));
     let top = this.#edge.at(-1);
     while (this.#edge.length >= 2 && this.#edge.at(-2)!.level === top!.level) {
       const right = this.#edge.pop()!;
@@ -44,7 +43,7 @@ export class TreeCheck {
       this.#make(left.level + 1, nodeHash(left.hash, right.hash));
       top = this.#edge.at(-1);
     }
-    if (this.#tree.size === this.wantRootAt) this.#rootsAt.set(this.wantRootAt, this.#tree.root());
+    if (this.#size === this.wantRootAt) this.#rootsAt.set(this.wantRootAt, this.root());
   }
 
   #make(level: number, hash: Uint8Array): void {
@@ -57,15 +56,19 @@ export class TreeCheck {
   }
 
   get size(): number {
-    return this.#tree.size;
+    return this.#size;
   }
 
+  /** RFC 9162's root of the leaves so far: the right edge's subtrees folded from the right. */
   root(): Uint8Array {
-    return this.#tree.root();
+    let hash = this.#edge.at(-1)?.hash;
+    if (hash === undefined) return EMPTY_ROOT;
+    for (let i = this.#edge.length - 2; i >= 0; i -= 1) hash = nodeHash(this.#edge[i]!.hash, hash);
+    return hash;
   }
 
   rootAt(size: number): Uint8Array | undefined {
-    return size === 0 ? new ReceiptTree().root() : this.#rootsAt.get(size);
+    return size === 0 ? EMPTY_ROOT : this.#rootsAt.get(size);
   }
 
   /** Compares the nodes made since the last call with the stored ones. */
@@ -88,9 +91,17 @@ export class TreeCheck {
   }
 
   #compareOne(level: number, node: Expected, stored: string | undefined): void {
-    const at = { organization: this.where.orgId, log: this.where.log, node: { level, index: node.idx } };
+    const at = {
+      organization: this.where.orgId,
+      log: this.where.log,
+      node: { level, index: node.idx },
+    };
     if (stored === undefined) {
-      this.findings.add({ ...at, code: 'node_missing', message: 'the tree has no node for these receipts' });
+      this.findings.add({
+        ...at,
+        code: 'node_missing',
+        message: 'the tree has no node for these receipts',
+      });
     } else if (stored !== toHex(node.hash)) {
       this.findings.add({
         ...at,

@@ -1,4 +1,12 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  writeSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { asDiskFull } from '@runledger/adapters';
 import type { CheckpointSigner } from '@runledger/core/ports';
@@ -51,7 +59,8 @@ export class SignedHistory {
     try {
       text = readFileSync(file, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new SignedHistory(file, new Map());
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+        return new SignedHistory(file, new Map());
       throw error;
     }
     const parsed = JSON.parse(text) as HistoryFile;
@@ -111,7 +120,10 @@ function noteOf(signer: CheckpointSigner, message: Uint8Array, signature: Uint8A
  * Other notes (router anchors) pass through. A history that cannot be written fails the signing
  * (a full disk answers 503, like any other write).
  */
-export function recordingSigner(signer: CheckpointSigner, history: SignedHistory): CheckpointSigner {
+export function recordingSigner(
+  signer: CheckpointSigner,
+  history: SignedHistory,
+): CheckpointSigner {
   return {
     name: signer.name,
     keyId: signer.keyId,
