@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { SERVER_BIN, ptyAvailable } from '../cli/run-cli.js';
 import { signIn } from '../helpers/auth.js';
+import { BASE_ENV } from '../helpers/deployment.js';
 import { ops, ownDatabase } from '../helpers/deployment.js';
 import { apiClient } from '../helpers/openapi.js';
 import { engines, type Engine } from '../helpers/postgres.js';
@@ -57,6 +60,25 @@ async function rawSql(
       (await client.query<Record<string, unknown>>(numbered(text), params)).rows,
     close: () => client.end(),
   };
+}
+
+const pty = await ptyAvailable();
+
+/** `runledger-server fsck` with a pseudo-terminal (util-linux `script`): stdout and stderr merged. */
+function fsckAtTerminal(
+  env: Record<string, string>,
+): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('script', ['-qec', `${process.execPath} ${SERVER_BIN} fsck`, '/dev/null'], {
+      env: { PATH: process.env.PATH, TERM: 'xterm', ...BASE_ENV, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, output }));
+  });
 }
 
 describe.each(engines)('fsck (%s)', (engine: Engine) => {
@@ -154,6 +176,16 @@ describe.each(engines)('fsck (%s)', (engine: Engine) => {
     });
     const text = await ops(['fsck'], env);
     expect(text.stdout).toMatch(/^OK: 1 organizations, 6 receipts/m);
+  });
+
+  it.skipIf(!pty)('draws a progress bar on stderr at a terminal, and none when piped', async () => {
+    const { code, output } = await fsckAtTerminal(env);
+    expect(output).toMatch(/\rfsck \[#{30}\] 100% 13\/13 receipts/);
+    expect(output).toMatch(/OK: 1 organizations/);
+    expect(code).toBe(0);
+    const piped = await ops(['fsck'], env);
+    expect(piped.stderr).toBe('');
+    expect(piped.stdout).not.toContain('fsck [');
   });
 
   it('names a changed payload byte by organization, log and seq', async () => {

@@ -7,7 +7,7 @@ import {
   routerAnchorFileName,
   signRouterAnchor,
 } from '@runledger/verify';
-import { exists } from './files.js';
+import { exists, syncFile } from './files.js';
 import type { DayFileEntry } from './manifest.js';
 
 /** What re-signs the anchors of copied day files: the deployment's key and host. */
@@ -54,6 +54,7 @@ export async function copyDayFiles(
   for (const name of names) {
     const { text, lines, head } = completeLines(await readFile(join(from, name)));
     await writeFile(join(to, name), text);
+    await syncFile(join(to, name));
     if (await exists(join(from, routerAnchorFileName(name)))) {
       const note = signRouterAnchor(
         {

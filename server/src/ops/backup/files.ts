@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { copyFile, mkdir, readdir, stat } from 'node:fs/promises';
+import { copyFile, mkdir, open, readdir, stat } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import type { BackupFile } from './manifest.js';
 
@@ -20,10 +20,21 @@ export async function describeFile(root: string, path: string): Promise<BackupFi
   return { path: relative(root, path), ...(await hashFile(path)) };
 }
 
-/** Copies `from` to `to`, making `to`'s folder. */
+/** Flushes a written file to the disk (a backup or a restore is only as good as what reached it). */
+export async function syncFile(path: string): Promise<void> {
+  const handle = await open(path, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Copies `from` to `to`, making `to`'s folder, and syncs the copy. */
 export async function copyInto(from: string, to: string): Promise<void> {
   await mkdir(dirname(to), { recursive: true });
   await copyFile(from, to);
+  await syncFile(to);
 }
 
 /** Every regular file under `dir`, recursively; none when it does not exist. */

@@ -8,7 +8,7 @@ import {
 } from '@runledger/adapters';
 import type { CheckpointSigner } from '@runledger/core/ports';
 import { copyDayFiles } from './day-files.js';
-import { copyInto, describeFile, exists, filesUnder } from './files.js';
+import { copyInto, describeFile, exists, filesUnder, syncFile } from './files.js';
 import {
   BackupError,
   EXCLUDED,
@@ -119,7 +119,9 @@ export async function takeBackup(source: BackupSource, out: string): Promise<Man
     files,
     excluded: EXCLUDED,
   };
-  await writeFile(join(out, `${MANIFEST_FILE}.partial`), `${JSON.stringify(manifest, null, 1)}\n`);
-  await rename(join(out, `${MANIFEST_FILE}.partial`), join(out, MANIFEST_FILE));
+  const partial = join(out, `${MANIFEST_FILE}.partial`);
+  await writeFile(partial, `${JSON.stringify(manifest, null, 1)}\n`);
+  await syncFile(partial);
+  await rename(partial, join(out, MANIFEST_FILE));
   return manifest;
 }
