@@ -5,8 +5,9 @@
  * receipts in the real payload format, hashed and linked as the mint does, each on its own run row,
  * their leaves appended with core's appendLeaves. Prints the seed time and fsck's rate; no pass/fail.
  *
- *   node server/dist/bench/fsck-bench.js [--receipts N] [--keep DIR]
+ *   node server/dist/bench/fsck-bench.js [--receipts N] [--keep DIR] [--database-url URL]
  *
+ * --database-url URL seeds and checks PostgreSQL at URL (an empty database) instead of SQLite.
  * --keep DIR seeds into DIR (a new folder) and leaves it there, for `runledger-server fsck` runs
  * against it (DATA_DIR=DIR).
  */
@@ -14,7 +15,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { openSqliteStorage } from '@runledger/adapters';
+import { openPostgresStorage, openSqliteStorage } from '@runledger/adapters';
 import { GENESIS_PARENT, LEDGER_LOG, appendLeaves } from '@runledger/core';
 import type { Storage } from '@runledger/core/ports';
 import { canonicalJson, receiptHash, receiptId, receiptLeaf } from '@runledger/verify';
@@ -86,11 +87,16 @@ async function seedChain(storage: Storage, orgId: string, templateId: string, co
 async function main(): Promise<void> {
   const receipts = option('receipts', 1_000_000);
   const keep = process.argv.indexOf('--keep');
+  const url = process.argv.indexOf('--database-url');
+  const databaseUrl = url >= 0 ? process.argv[url + 1]! : null;
   const dataDir =
     keep >= 0 ? process.argv[keep + 1]! : await mkdtemp(join(tmpdir(), 'runledger-fsck-bench-'));
   await mkdir(dataDir, { recursive: true });
   try {
-    const storage = await openSqliteStorage({ file: join(dataDir, 'runledger.sqlite') });
+    const storage =
+      databaseUrl === null
+        ? await openSqliteStorage({ file: join(dataDir, 'runledger.sqlite') })
+        : await openPostgresStorage({ connectionString: databaseUrl });
     const seedStarted = performance.now();
     const { rl, close } = await benchRunledger(storage, join(dataDir, 'scratch'));
     const { me, orgId, projectId } = await signUp(rl, 'fsck-bench@example.com');
@@ -99,12 +105,13 @@ async function main(): Promise<void> {
     await storage.close();
     const seedSeconds = (performance.now() - seedStarted) / 1000;
     const report = await runFsck(
-      { dataDir, databaseUrl: null, receiptPrefix: 'rcpt', keys: [], signed: [] },
+      { dataDir, databaseUrl, receiptPrefix: 'rcpt', keys: [], signed: [] },
       () => silentProgress,
     );
     const c = report.checked;
     console.log(
       JSON.stringify({
+        engine: report.engine,
         receipts: c.receipts,
         merkle_nodes: c.merkle_nodes,
         ok: report.ok,
