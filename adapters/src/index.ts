@@ -8,3 +8,13 @@ export { storageBatches, type BatchLimits } from './batching/storage-batches.js'
 export * from './files/index.js';
 export * from './receipts/index.js';
 export * from './keys/index.js';
+export {
+  openPostgresSnapshot,
+  openSqliteSnapshot,
+  type ChainTable,
+  type DeploymentScan,
+  type PostgresSnapshot,
+  type ReadSnapshot,
+  type ScannedChainRow,
+  type ScannedNode,
+} from './snapshot/index.js';

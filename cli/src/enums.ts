@@ -68,6 +68,7 @@ export const AUDIT_EVENT_TYPES = valuesOf<MainSchemas['AuditEventType']>({
   'flight_sheet.published': true,
   'share_link.created': true,
   'signing_key.rotated': true,
+  'history.rollback_accepted': true,
   'sign_in.succeeded': true,
   'sign_in.failed': true,
   'tribunal.regraded': true,

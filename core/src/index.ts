@@ -52,6 +52,7 @@ export {
   recordSigningKeyRotation,
   type KeyRotationResult,
 } from './audit-receipts/key-rotation.js';
+export { recordHistoryRollback, type RolledBackLog } from './audit-receipts/history-rollback.js';
 export { gradeTaskResult, type TaskGradeResult } from './tribunal/grading.js';
 export { API_KEY_PREFIX } from './secrets/api-key.js';
 export { constantTimeEqual, hashSecret } from './secrets/secret.js';

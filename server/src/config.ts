@@ -57,6 +57,10 @@ export interface ServerConfig extends SigningConfig {
   internalApiKey: string | null;
   /** HMAC key of POST /webhooks/payments signatures; unset: 503. */
   paymentWebhookSecret: string | null;
+  /** STATE_DIR: what a database restore must not roll back (the checkpoints signed); default DATA_DIR/state. */
+  stateDir: string;
+  /** ACCEPT_HISTORY_ROLLBACK=1: start on a database behind a signed checkpoint, recording it. */
+  acceptHistoryRollback: boolean;
 }
 
 export type TribunalRunnerMode = 'in-process' | 'external';
@@ -218,6 +222,8 @@ export function loadConfig(
     tribunalPollSeconds: intFrom(env, 'TRIBUNAL_POLL_SECONDS', 30, 1),
     internalApiKey: credentialFrom(env, 'INTERNAL_API_KEY', production),
     paymentWebhookSecret: credentialFrom(env, 'PAYMENT_WEBHOOK_SECRET', production),
+    stateDir: resolve(env.STATE_DIR || join(dataDir, 'state')),
+    acceptHistoryRollback: env.ACCEPT_HISTORY_ROLLBACK === '1',
     ...loadSigningConfig(env, { production, dataDir, publicBaseUrl }),
   };
 }

@@ -1,6 +1,8 @@
 import { ConfigError, loadConfig } from './config.js';
 import { createLogger, prettyDestination } from './logger.js';
 import { startServer } from './start.js';
+import { runOpsCommand } from './ops/commands.js';
+import { HistoryRollbackError } from './ops/history/history-guard.js';
 
 /**
  * `npm start`: read the environment, serve both APIs, and shut down cleanly on SIGTERM/SIGINT
@@ -9,6 +11,8 @@ import { startServer } from './start.js';
  * closes. A second signal skips what is left of the grace period.
  */
 async function main(): Promise<void> {
+  const exitCode = await runOpsCommand(process.argv.slice(2));
+  if (exitCode !== null) process.exit(exitCode);
   let config;
   try {
     config = loadConfig(process.env);
@@ -74,6 +78,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  if (error instanceof HistoryRollbackError) {
+    console.error(`runledger: ${error.message}`);
+    process.exit(1);
+  }
   console.error('runledger failed to start:', error);
   process.exit(1);
 });

@@ -32,6 +32,8 @@ import { registerStorageGauges } from './ops/metrics/storage-gauges.js';
 import { diskSpaceProbe, receiptSinkProbe, signingKeyProbe, storageProbe } from './ops/probes.js';
 import { Readiness } from './ops/readiness.js';
 import { startupGate } from './ops/startup-gate.js';
+import { guardSignedHistory } from './ops/history/history-guard.js';
+import { recordingSigner, SignedHistory } from './ops/history/signed-history.js';
 import { ROUTER_API, routerRoutes } from './router-api/index.js';
 import { sessions, webApp } from './web-app/index.js';
 
@@ -114,6 +116,14 @@ export async function startServer(
     opened.push(() => rawStorage.close());
     const storage = instrumentedStorage(rawStorage, metrics, STORAGE_BATCHING);
     registerStorageGauges(metrics.registry, storage);
+    // Before anything is written: a database behind a checkpoint already signed is refused.
+    const history = SignedHistory.open(config.stateDir);
+    const accepted = await guardSignedHistory(storage, history, {
+      accept: config.acceptHistoryRollback,
+      now: clock.now(),
+    });
+    if (accepted.length > 0) logger.warn({ logs: accepted }, 'history rollback accepted');
+    const checkpointSigner = recordingSigner(config.checkpointSigner, history);
     // Receipts minted before the Merkle tree existed (migration 6) join their org's tree first.
     const backfilled = await backfillLedgerTrees(storage);
     if (backfilled > 0) logger.info({ backfilled }, 'ledger trees built for earlier receipts');
@@ -155,7 +165,7 @@ export async function startServer(
         mailer,
         receiptSink,
         blobs,
-        checkpointSigner: config.checkpointSigner,
+        checkpointSigner,
       },
       {
         publicBaseUrl: config.publicBaseUrl,

@@ -1,3 +1,4 @@
 export { openSqliteStorage, type SqliteStorageOptions } from './storage.js';
 export { migrations } from './migrations.js';
 export type { BatchObserver } from './group-commit.js';
+export { backupSqliteDatabase } from './backup.js';

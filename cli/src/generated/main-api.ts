@@ -1525,6 +1525,7 @@ export interface components {
       | components['schemas']['AuditFlightSheetPublished']
       | components['schemas']['AuditShareLinkCreated']
       | components['schemas']['AuditSigningKeyRotated']
+      | components['schemas']['AuditHistoryRollbackAccepted']
       | components['schemas']['AuditSignInSucceeded']
       | components['schemas']['AuditSignInFailed']
       | components['schemas']['AuditTribunalRegraded']
@@ -1543,6 +1544,7 @@ export interface components {
       | 'flight_sheet.published'
       | 'share_link.created'
       | 'signing_key.rotated'
+      | 'history.rollback_accepted'
       | 'sign_in.succeeded'
       | 'sign_in.failed'
       | 'tribunal.regraded'
@@ -1560,6 +1562,20 @@ export interface components {
       before: {
         version: string | null;
       };
+    };
+    AuditHistoryRollbackAccepted: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'history.rollback_accepted';
+      log: string;
+      signed: {
+        tree_size: number;
+        root_hash: string;
+        time: string;
+      };
+      tree_size: number;
     };
     AuditIncidentOpened: {
       /**

@@ -95,6 +95,18 @@ export const AuditSigningKeyRotated = z.strictObject({
   key_id: Id,
   previous_key_id: z.string().nullable(),
 });
+/**
+ * The deployment started on a database whose log is shorter than, or differs from, a checkpoint
+ * it had already signed (a restore from an older backup), because the operator set
+ * ACCEPT_HISTORY_ROLLBACK=1 (docs/operations.md, "History protection").
+ */
+export const AuditHistoryRollbackAccepted = z.strictObject({
+  type: z.literal('history.rollback_accepted'),
+  log: Id,
+  signed: z.strictObject({ tree_size: Count, root_hash: Sha256Hex, time: z.string() }),
+  /** The log's size in the database the deployment started on. */
+  tree_size: Count,
+});
 export const AuditSignInSucceeded = z.strictObject({
   type: z.literal('sign_in.succeeded'),
   user_id: Id,
@@ -140,6 +152,7 @@ export const AUDIT_EVENT_SCHEMAS = {
   AuditFlightSheetPublished,
   AuditShareLinkCreated,
   AuditSigningKeyRotated,
+  AuditHistoryRollbackAccepted,
   AuditSignInSucceeded,
   AuditSignInFailed,
   AuditTribunalRegraded,
