@@ -10,7 +10,8 @@ import {
   smtpMailer,
   systemClock,
 } from '@runledger/adapters';
-import { backfillLedgerTrees, createRunledger, recordSigningKeyRotation } from '@runledger/core';
+import { backfillLedgerTrees, recordSigningKeyRotation } from '@runledger/core/adapter';
+import { createRunledger } from '@runledger/core';
 import type { Clock, Mailer } from '@runledger/core/ports';
 import type { Logger } from 'pino';
 import { createApp } from './app.js';

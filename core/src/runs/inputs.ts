@@ -1,4 +1,5 @@
-import { canonicalJson, sha256Hex } from '@runledger/verify';
+import { canonicalJson } from '@runledger/verify';
+import { sha256Hex } from '@runledger/verify/hash';
 import { RunledgerError, invalidInput, notFound } from '../errors.js';
 import { findFlightSheet, pinnedFlightSheet } from '../flight-sheets/use-cases.js';
 import { actorId } from '../actor.js';

@@ -1,4 +1,5 @@
-import { canonicalJson, sha256Hex } from '@runledger/verify';
+import { canonicalJson } from '@runledger/verify';
+import { sha256Hex } from '@runledger/verify/hash';
 import { RunledgerError, conflict, notFound } from '../errors.js';
 import { findFlightSheet } from '../flight-sheets/use-cases.js';
 import { flightSheetContent, flightSheetSha256 } from '../flight-sheets/sha256.js';
