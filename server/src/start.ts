@@ -4,6 +4,7 @@ import {
   consoleMailer,
   cryptoRandom,
   openJsonlReceiptSink,
+  type JsonlReceiptSink,
   openFileBlobStore,
   openPostgresStorage,
   openSqliteStorage,
@@ -11,8 +12,13 @@ import {
   systemClock,
 } from '@runledger/adapters';
 import { backfillLedgerTrees, recordSigningKeyRotation } from '@runledger/core/adapter';
-import { createRunledger } from '@runledger/core';
-import type { Clock, Mailer } from '@runledger/core/ports';
+import {
+  createRunledger,
+  type Runledger,
+  type RunledgerConfig,
+  type RunledgerPorts,
+} from '@runledger/core';
+import type { Clock, Mailer, Storage } from '@runledger/core/ports';
 import type { Logger } from 'pino';
 import { createApp } from './app.js';
 import type { ServerConfig } from './config.js';
@@ -27,7 +33,7 @@ import {
   instrumentedReceiptSink,
   instrumentedStorage,
 } from './ops/metrics/instrumented-storage.js';
-import { createMetrics } from './ops/metrics/registry.js';
+import { createMetrics, type Metrics } from './ops/metrics/registry.js';
 import { registerStorageGauges } from './ops/metrics/storage-gauges.js';
 import { diskSpaceProbe, receiptSinkProbe, signingKeyProbe, storageProbe } from './ops/probes.js';
 import { Readiness } from './ops/readiness.js';
@@ -70,9 +76,7 @@ export async function startServer(
   config: ServerConfig,
   options: StartOptions = {},
 ): Promise<RunningServer> {
-  const logger =
-    options.logger ??
-    createLogger(config.logLevel, config.logFormat === 'pretty' ? prettyDestination() : undefined);
+  const logger = options.logger ?? loggerOf(config);
   const clock = options.clock ?? systemClock();
   mkdirSync(config.dataDir, { recursive: true });
   const gate = startupGate();
@@ -87,103 +91,23 @@ export async function startServer(
   };
   try {
     const metrics = createMetrics();
-    const onBatchCommit = (transactions: number, seconds: number) => {
-      metrics.batchSize.observe(transactions);
-      metrics.commitSeconds.observe(seconds);
-    };
-    const rawStorage =
-      config.databaseUrl === null
-        ? await openSqliteStorage({
-            file: join(config.dataDir, 'runledger.sqlite'),
-            onBatchCommit,
-          })
-        : await openPostgresStorage({
-            connectionString: config.databaseUrl,
-            clock: options.expiryClock ?? 'database',
-          });
-    opened.push(() => rawStorage.close());
-    const storage = instrumentedStorage(rawStorage, metrics);
-    registerStorageGauges(metrics.registry, storage);
-    // Receipts minted before the Merkle tree existed (migration 6) join their org's tree first.
-    const backfilled = await backfillLedgerTrees(storage);
-    if (backfilled > 0) logger.info({ backfilled }, 'ledger trees built for earlier receipts');
-    // A key other than the one the deployment last started with goes into every audit chain.
-    const rotation = await recordSigningKeyRotation(
-      storage,
-      config.checkpointSigner.keyId,
-      clock.now(),
-    );
-    if (rotation.receipts > 0) logger.info(rotation, 'signing key rotation recorded');
+    const storage = await openStorage(config, options, metrics, opened, logger, clock);
     const blobs = await openFileBlobStore(join(config.dataDir, 'blobs'));
-    const rawSink = await openJsonlReceiptSink(join(config.dataDir, 'receipts'), {
-      instance: config.instanceId,
-      signer: config.checkpointSigner,
-      host: new URL(config.publicBaseUrl).host,
-      now: () => clock.now(),
-    });
-    opened.push(() => rawSink.close());
+    const rawSink = await openReceiptSink(config, clock, opened);
     const receiptSink = instrumentedReceiptSink(rawSink, metrics);
-    const readiness = new Readiness(
-      [
-        storageProbe(storage),
-        receiptSinkProbe(rawSink.dir),
-        diskSpaceProbe(config.dataDir),
-        signingKeyProbe(config.checkpointSigner),
-      ],
-      (probe, error) => logger.warn({ err: error, probe }, 'readiness check failed'),
-    );
-    const mailer =
-      options.mailer ??
-      (config.smtpUrl
-        ? smtpMailer(config.smtpUrl, config.mailFrom)
-        : consoleMailer((line: string) => logger.info(line)));
+    const readiness = readinessOf(config, storage, rawSink.dir, logger);
     const runledger = createRunledger(
-      {
-        storage,
-        clock,
-        random: cryptoRandom(),
-        mailer,
-        receiptSink,
-        blobs,
-        checkpointSigner: config.checkpointSigner,
-      },
-      {
-        publicBaseUrl: config.publicBaseUrl,
-        production: config.production,
-        magicLinkTtlMinutes: config.magicLinkTtlMinutes,
-        inviteTtlHours: config.inviteTtlHours,
-        receiptPrefix: config.receiptPrefix,
-        leaseTtlSeconds: config.leaseTtlSeconds,
-        jobMaxAttempts: config.jobMaxAttempts,
-        tribunalClaimTtlSeconds: config.tribunalClaimTtlSeconds,
-        tribunalMaxAttempts: config.tribunalMaxAttempts,
-      },
+      portsOf(config, options, logger, { storage, clock, receiptSink, blobs }),
+      runledgerConfig(config),
     );
     // Receipts a crash left between commit and append are written before anyone can ask for them.
     const recovered = await runledger.router.flushOutbox();
     if (recovered > 0) logger.info({ recovered }, 'router receipt outbox flushed');
 
     const signer = jwtSigner(config.jwtSecret, config.jwtTtlHours, clock);
-    const windowMs = config.authRequestLimit.windowSeconds * 1000;
-    // Counted in storage, so instances sharing one PostgreSQL database share the limits.
-    const limiter = (name: string, limit: number) =>
-      new StoredWindowLimiter(storage, clock, { name, limit, windowMs });
-    const limits = {
-      perEmail: limiter('auth_request_email', config.authRequestLimit.perEmail),
-      perIp: limiter('auth_request_ip', config.authRequestLimit.perIp),
-      verifyPerIp: limiter('auth_verify_ip', config.authRequestLimit.verifyPerIp),
-    };
+    const limits = authLimits(config, storage, clock);
     const deps = { runledger, signer };
-    const tribunalRunner =
-      config.tribunalRunner === 'in-process'
-        ? startInProcessRunner(runledger.tribunal, config.tribunalPollSeconds, logger)
-        : null;
-    // Stopped after the listeners close (cleanup runs in reverse), so no request wakes it meanwhile.
-    if (tribunalRunner) opened.push(() => tribunalRunner.stop());
-    const tribunal = {
-      runnerToken: config.runnerToken,
-      onEnqueue: () => tribunalRunner?.wake(),
-    };
+    const tribunal = startTribunal(config, runledger, logger, opened);
     const mainApp = createApp({
       routes: allRoutes({
         runledger,
@@ -206,42 +130,18 @@ export async function startServer(
     // `starting` until the rest is open.
     gate.open(mainApp);
 
-    const routerApp = createApp({
-      routes: routerRoutes({ runledger, registrationKey: config.workerRegistrationKey }),
+    const router = await openRouterListener(config, runledger, {
       deps,
       logger,
       metrics: { metrics, api: 'router' },
       jsonBodyLimit: config.jsonBodyLimit,
-      api: ROUTER_API,
     });
-    const router: Listener = await listen(routerApp, config.routerPort, config.routerHost);
     opened.push(() => router.close());
 
-    // Each tick also appends receipts whose append failed after their change committed (a full disk,
-    // say), so they reach the file without waiting for a restart.
-    const sweeper = startSweeper(
-      async () => {
-        const expired = await runledger.router.sweepExpiredLeases();
-        metrics.leaseOutcomes.inc({ outcome: 'expired' }, expired);
-        const flushed = await runledger.router.flushOutbox();
-        if (flushed > 0) logger.info({ flushed }, 'router receipt outbox flushed');
-        return expired;
-      },
-      config.routerSweepSeconds,
-      logger,
-    );
+    const sweeper = startRouterSweeper(config, runledger, metrics, logger);
     opened.push(() => sweeper.stop());
 
-    const metricsListener =
-      config.metricsPort === null
-        ? null
-        : await listen(
-            metricsEndpoint(metrics.registry, (error) =>
-              logger.error({ err: error }, 'metrics collection failed'),
-            ),
-            config.metricsPort,
-            config.metricsHost,
-          );
+    const metricsListener = await openMetricsListener(config, metrics, logger);
     if (metricsListener) opened.push(() => metricsListener.close());
 
     readiness.markReady();
@@ -261,4 +161,196 @@ export async function startServer(
     await closeOpened();
     throw error;
   }
+}
+
+/**
+ * SQLite under DATA_DIR or PostgreSQL at DATABASE_URL, instrumented; receipts minted before the
+ * Merkle tree existed join their org's tree, and a signing key other than the last one is recorded.
+ */
+async function openStorage(
+  config: ServerConfig,
+  options: StartOptions,
+  metrics: Metrics,
+  opened: Array<() => Promise<void>>,
+  logger: Logger,
+  clock: Clock,
+): Promise<Storage> {
+  const onBatchCommit = (transactions: number, seconds: number) => {
+    metrics.batchSize.observe(transactions);
+    metrics.commitSeconds.observe(seconds);
+  };
+  const rawStorage =
+    config.databaseUrl === null
+      ? await openSqliteStorage({
+          file: join(config.dataDir, 'runledger.sqlite'),
+          onBatchCommit,
+        })
+      : await openPostgresStorage({
+          connectionString: config.databaseUrl,
+          clock: options.expiryClock ?? 'database',
+        });
+  opened.push(() => rawStorage.close());
+  const storage = instrumentedStorage(rawStorage, metrics);
+  registerStorageGauges(metrics.registry, storage);
+  // Receipts minted before the Merkle tree existed (migration 6) join their org's tree first.
+  const backfilled = await backfillLedgerTrees(storage);
+  if (backfilled > 0) logger.info({ backfilled }, 'ledger trees built for earlier receipts');
+  // A key other than the one the deployment last started with goes into every audit chain.
+  const rotation = await recordSigningKeyRotation(
+    storage,
+    config.checkpointSigner.keyId,
+    clock.now(),
+  );
+  if (rotation.receipts > 0) logger.info(rotation, 'signing key rotation recorded');
+  return storage;
+}
+
+/** The router's day files under DATA_DIR/receipts, each append batch anchored by a signed note. */
+async function openReceiptSink(
+  config: ServerConfig,
+  clock: Clock,
+  opened: Array<() => Promise<void>>,
+): Promise<JsonlReceiptSink> {
+  const sink = await openJsonlReceiptSink(join(config.dataDir, 'receipts'), {
+    instance: config.instanceId,
+    signer: config.checkpointSigner,
+    host: new URL(config.publicBaseUrl).host,
+    now: () => clock.now(),
+  });
+  opened.push(() => sink.close());
+  return sink;
+}
+
+function loggerOf(config: ServerConfig): Logger {
+  const pretty = config.logFormat === 'pretty' ? prettyDestination() : undefined;
+  return createLogger(config.logLevel, pretty);
+}
+
+/** The ports core runs on: the ones opened above, a CSPRNG, the mailer and the checkpoint signer. */
+function portsOf(
+  config: ServerConfig,
+  options: StartOptions,
+  logger: Logger,
+  opened: Pick<RunledgerPorts, 'storage' | 'clock' | 'receiptSink' | 'blobs'>,
+): RunledgerPorts {
+  return {
+    ...opened,
+    random: cryptoRandom(),
+    mailer: options.mailer ?? mailerOf(config, logger),
+    checkpointSigner: config.checkpointSigner,
+  };
+}
+
+function mailerOf(config: ServerConfig, logger: Logger): Mailer {
+  return config.smtpUrl
+    ? smtpMailer(config.smtpUrl, config.mailFrom)
+    : consoleMailer((line: string) => logger.info(line));
+}
+
+function runledgerConfig(config: ServerConfig): RunledgerConfig {
+  return {
+    publicBaseUrl: config.publicBaseUrl,
+    production: config.production,
+    magicLinkTtlMinutes: config.magicLinkTtlMinutes,
+    inviteTtlHours: config.inviteTtlHours,
+    receiptPrefix: config.receiptPrefix,
+    leaseTtlSeconds: config.leaseTtlSeconds,
+    jobMaxAttempts: config.jobMaxAttempts,
+    tribunalClaimTtlSeconds: config.tribunalClaimTtlSeconds,
+    tribunalMaxAttempts: config.tribunalMaxAttempts,
+  };
+}
+
+/** The sign-in limits, counted in storage, so instances sharing one database share them. */
+function authLimits(config: ServerConfig, storage: Storage, clock: Clock) {
+  const windowMs = config.authRequestLimit.windowSeconds * 1000;
+  const limiter = (name: string, limit: number) =>
+    new StoredWindowLimiter(storage, clock, { name, limit, windowMs });
+  return {
+    perEmail: limiter('auth_request_email', config.authRequestLimit.perEmail),
+    perIp: limiter('auth_request_ip', config.authRequestLimit.perIp),
+    verifyPerIp: limiter('auth_verify_ip', config.authRequestLimit.verifyPerIp),
+  };
+}
+
+/**
+ * Expires leases every ROUTER_SWEEP_SECONDS. Each tick also appends receipts whose append failed
+ * after their change committed (a full disk, say), so they reach the file without waiting for a restart.
+ */
+function startRouterSweeper(
+  config: ServerConfig,
+  runledger: Runledger,
+  metrics: Metrics,
+  logger: Logger,
+) {
+  return startSweeper(
+    async () => {
+      const expired = await runledger.router.sweepExpiredLeases();
+      metrics.leaseOutcomes.inc({ outcome: 'expired' }, expired);
+      const flushed = await runledger.router.flushOutbox();
+      if (flushed > 0) logger.info({ flushed }, 'router receipt outbox flushed');
+      return expired;
+    },
+    config.routerSweepSeconds,
+    logger,
+  );
+}
+
+/** The /metrics listener, or null with METRICS_PORT=off. */
+async function openMetricsListener(
+  config: ServerConfig,
+  metrics: Metrics,
+  logger: Logger,
+): Promise<Listener | null> {
+  if (config.metricsPort === null) return null;
+  return listen(
+    metricsEndpoint(metrics.registry, (error) =>
+      logger.error({ err: error }, 'metrics collection failed'),
+    ),
+    config.metricsPort,
+    config.metricsHost,
+  );
+}
+
+/** GET /ready's checks: storage, the receipt folder, free disk space, the signing key. */
+function readinessOf(config: ServerConfig, storage: Storage, receiptDir: string, logger: Logger) {
+  return new Readiness(
+    [
+      storageProbe(storage),
+      receiptSinkProbe(receiptDir),
+      diskSpaceProbe(config.dataDir),
+      signingKeyProbe(config.checkpointSigner),
+    ],
+    (probe, error) => logger.warn({ err: error, probe }, 'readiness check failed'),
+  );
+}
+
+/** The tribunal's runner token, and the in-process runner when TRIBUNAL_RUNNER=in-process. */
+function startTribunal(
+  config: ServerConfig,
+  runledger: Runledger,
+  logger: Logger,
+  opened: Array<() => Promise<void>>,
+) {
+  const runner =
+    config.tribunalRunner === 'in-process'
+      ? startInProcessRunner(runledger.tribunal, config.tribunalPollSeconds, logger)
+      : null;
+  // Stopped after the listeners close (cleanup runs in reverse), so no request wakes it meanwhile.
+  if (runner) opened.push(() => runner.stop());
+  return { runnerToken: config.runnerToken, onEnqueue: () => runner?.wake() };
+}
+
+/** The router API v0.1 on its own listener, with its own /openapi.json. */
+function openRouterListener(
+  config: ServerConfig,
+  runledger: Runledger,
+  common: Omit<Parameters<typeof createApp>[0], 'routes' | 'api'>,
+): Promise<Listener> {
+  const app = createApp({
+    routes: routerRoutes({ runledger, registrationKey: config.workerRegistrationKey }),
+    ...common,
+    api: ROUTER_API,
+  });
+  return listen(app, config.routerPort, config.routerHost);
 }
