@@ -119,6 +119,7 @@ export async function startServer(
         readiness,
         internalApiKey: config.internalApiKey,
         paymentWebhookSecret: config.paymentWebhookSecret,
+        publicBaseUrl: config.publicBaseUrl,
       }),
       deps,
       logger,

@@ -81,6 +81,10 @@ describe('sign-in over HTTP', () => {
     const asHtml = await api('GET', path, { headers: { accept: 'text/html' } });
     expect(asHtml.headers.get('content-type')).toMatch(/^text\/html/);
     expect(asHtml.text).toContain('POST');
+    // The command names the deployment (PUBLIC_BASE_URL, as in the link itself), not a placeholder.
+    const base = new URL(requested.body.dev_link).origin;
+    expect(asHtml.text).toContain(`${base}/auth/verify</pre>`);
+    expect(asHtml.text).not.toContain('base_url');
     const verified = await api('POST', '/auth/verify', { body: { token } });
     expect(verified.status).toBe(200);
   });
