@@ -24,7 +24,7 @@ export default tseslint.config(
   },
   {
     // Functions stay short (docs/design.md#layers-and-the-cycle-rule); tests are exempt: a test's
-    // steps read best in order, in one body.
+    // steps read best in one body.
     files: ['**/*.ts'],
     ignores: ['**/*.test.ts', 'test/**'],
     rules: {
