@@ -100,9 +100,7 @@ export async function startServer(
       portsOf(config, options, logger, { storage, clock, receiptSink, blobs }),
       runledgerConfig(config),
     );
-    // Receipts a crash left between commit and append are written before anyone can ask for them.
-    const recovered = await runledger.router.flushOutbox();
-    if (recovered > 0) logger.info({ recovered }, 'router receipt outbox flushed');
+    await flushOutboxAtStart(runledger, logger);
 
     const signer = jwtSigner(config.jwtSecret, config.jwtTtlHours, clock);
     const limits = authLimits(config, storage, clock);
@@ -354,4 +352,10 @@ function openRouterListener(
     api: ROUTER_API,
   });
   return listen(app, config.routerPort, config.routerHost);
+}
+
+/** Receipts a crash left between commit and append are written before anyone can ask for them. */
+async function flushOutboxAtStart(runledger: Runledger, logger: Logger): Promise<void> {
+  const recovered = await runledger.router.flushOutbox();
+  if (recovered > 0) logger.info({ recovered }, 'router receipt outbox flushed');
 }
