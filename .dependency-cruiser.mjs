@@ -4,7 +4,7 @@
  */
 /**
  * core's folders from the bottom up: a folder imports only folders below it (and itself), so the
- * domain reads as layers with no reference back up. core's root files other than index.ts and sdk.ts
+ * domain reads as layers with no reference back up. core's root files other than the entry points (index.ts, adapter.ts, sdk.ts)
  * (actor, errors, ids, paging, time…) sit just above schemas and ports. A new folder takes its place
  * here (docs/design.md#layers-and-the-cycle-rule).
  */
@@ -47,8 +47,8 @@ export default {
       name: 'core-root-files-low',
       severity: 'error',
       comment:
-        "core's root files (except the index.ts and sdk.ts entry points) import only schemas and ports.",
-      from: { path: '^core/src/[^/]+[.]ts$', pathNot: '^core/src/(index|sdk)[.]ts$' },
+        "core's root files (except the entry points index.ts, adapter.ts and sdk.ts) import only schemas and ports.",
+      from: { path: '^core/src/[^/]+[.]ts$', pathNot: '^core/src/(index|sdk|adapter)[.]ts$' },
       to: { path: '^core/src/(?!schemas/|ports/)[^/]+/' },
     },
     {

@@ -1,6 +1,11 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+const EXPORT_ALL = {
+  selector: 'ExportAllDeclaration',
+  message: 'No export *: name what the module offers.',
+};
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'coverage/**'] },
   js.configs.recommended,
@@ -13,6 +18,20 @@ export default tseslint.config(
       ],
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-console': 'off',
+      // A package lists what it offers (docs/design.md#public-api).
+      'no-restricted-syntax': ['error', EXPORT_ALL],
+    },
+  },
+  {
+    // Functions stay short (docs/design.md#layers-and-the-cycle-rule); tests are exempt: a test's
+    // steps read best in one body.
+    files: ['**/*.ts'],
+    ignores: ['**/*.test.ts', 'test/**'],
+    rules: {
+      'max-lines-per-function': [
+        'error',
+        { max: 80, skipBlankLines: true, skipComments: true, IIFEs: true },
+      ],
     },
   },
   {
@@ -34,6 +53,7 @@ export default tseslint.config(
       ],
       'no-restricted-syntax': [
         'error',
+        EXPORT_ALL,
         {
           selector: "MemberExpression[object.name='Date'][property.name='now']",
           message: 'core takes time from the Clock port.',

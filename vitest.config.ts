@@ -9,11 +9,16 @@ export default defineConfig({
     // Exact names: a prefix alias would turn `@runledger/core/schemas` into `core/src/index.ts/schemas`.
     alias: [
       { find: /^@runledger\/verify$/, replacement: src('./verify-tool/src/index.ts') },
+      {
+        find: /^@runledger\/verify\/(attestation|chain|export|hash|ledger|merkle|note|router)$/,
+        replacement: src('./verify-tool/src/$1/index.ts'),
+      },
       { find: /^@runledger\/core$/, replacement: src('./core/src/index.ts') },
       {
         find: /^@runledger\/core\/(schemas|ports|testing)$/,
         replacement: src('./core/src/$1/index.ts'),
       },
+      { find: /^@runledger\/core\/adapter$/, replacement: src('./core/src/adapter.ts') },
       { find: /^@runledger\/adapters$/, replacement: src('./adapters/src/index.ts') },
       { find: /^@runledger\/server$/, replacement: src('./server/src/index.ts') },
     ],

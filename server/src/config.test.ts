@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { formatSkey, formatVkey } from '@runledger/verify';
+import { formatSkey, formatVkey } from '@runledger/verify/note';
 import { ConfigError, loadConfig } from './config.js';
 
 describe('loadConfig', () => {

@@ -128,18 +128,51 @@ function devJwtSecret(dataDir: string): string {
   );
 }
 
-/** `terminal`: whether stdout is a terminal, which chooses the log format when LOG_FORMAT is unset. */
-export function loadConfig(
-  env: Env = process.env,
-  terminal = process.stdout.isTTY === true,
-): ServerConfig {
+/** Checked here so a bad prefix stops the start instead of failing every mint later. */
+function receiptPrefixFrom(env: Env): string {
   const receiptPrefix = env.RECEIPT_PREFIX ?? 'rcpt';
-  // Checked here so a bad prefix stops the start instead of failing every mint later.
   if (!RECEIPT_PREFIX.test(receiptPrefix)) {
     throw new ConfigError(
       `RECEIPT_PREFIX must be a letter then up to 31 letters, digits or underscores, got "${receiptPrefix}"`,
     );
   }
+  return receiptPrefix;
+}
+
+/** JWT_SECRET, at least 32 characters; in development, generated once into DATA_DIR when unset. */
+function jwtSecretFrom(env: Env, production: boolean, dataDir: string): string {
+  const jwtSecret = env.JWT_SECRET ?? '';
+  if (jwtSecret === '') {
+    if (production) {
+      throw new ConfigError(
+        'APP_ENV=production requires JWT_SECRET (at least 32 characters); refusing to start',
+      );
+    }
+    return devJwtSecret(dataDir);
+  }
+  if (jwtSecret.length < 32) throw new ConfigError('JWT_SECRET must be at least 32 characters');
+  return jwtSecret;
+}
+
+/** Unset: the local address of this listener, so dev links work on any PORT (8080 by default, docs/configuration.md). */
+function publicBaseUrlFrom(env: Env, port: number): string {
+  const publicBaseUrl = (
+    env.PUBLIC_BASE_URL ?? `http://localhost:${port === 0 ? 8080 : port}`
+  ).replace(/\/+$/, '');
+  try {
+    new URL(publicBaseUrl);
+  } catch {
+    throw new ConfigError(`PUBLIC_BASE_URL is not a URL: "${publicBaseUrl}"`);
+  }
+  return publicBaseUrl;
+}
+
+/** `terminal`: whether stdout is a terminal, which chooses the log format when LOG_FORMAT is unset. */
+export function loadConfig(
+  env: Env = process.env,
+  terminal = process.stdout.isTTY === true,
+): ServerConfig {
+  const receiptPrefix = receiptPrefixFrom(env);
   const production = (env.APP_ENV ?? 'development') === 'production';
   const dataDir = resolve(env.DATA_DIR ?? './data');
   const port = intFrom(env, 'PORT', 8080);
@@ -149,17 +182,7 @@ export function loadConfig(
     throw new ConfigError(`ROUTER_PORT must be at most 65535, got ${routerPort}`);
   }
 
-  let jwtSecret = env.JWT_SECRET ?? '';
-  if (jwtSecret === '') {
-    if (production) {
-      throw new ConfigError(
-        'APP_ENV=production requires JWT_SECRET (at least 32 characters); refusing to start',
-      );
-    }
-    jwtSecret = devJwtSecret(dataDir);
-  } else if (jwtSecret.length < 32) {
-    throw new ConfigError('JWT_SECRET must be at least 32 characters');
-  }
+  const jwtSecret = jwtSecretFrom(env, production, dataDir);
 
   const runnerToken = credentialFrom(env, 'RUNNER_TOKEN', production);
   const tribunalRunner = runnerModeFrom(env);
@@ -170,15 +193,7 @@ export function loadConfig(
     );
   }
 
-  // Unset: the local address of this listener, so dev links work on any PORT (8080 by default, docs/configuration.md).
-  const publicBaseUrl = (
-    env.PUBLIC_BASE_URL ?? `http://localhost:${port === 0 ? 8080 : port}`
-  ).replace(/\/+$/, '');
-  try {
-    new URL(publicBaseUrl);
-  } catch {
-    throw new ConfigError(`PUBLIC_BASE_URL is not a URL: "${publicBaseUrl}"`);
-  }
+  const publicBaseUrl = publicBaseUrlFrom(env, port);
 
   return {
     port,

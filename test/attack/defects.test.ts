@@ -1,4 +1,4 @@
-import { formatSkey } from '@runledger/verify';
+import { formatSkey } from '@runledger/verify/note';
 import { networkInterfaces } from 'node:os';
 import { loadConfig } from '@runledger/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { VerifyError, toHex, verifyExportLines } from '@runledger/verify';
-import { AUDIT_LOG, treeRootAt, treeSize, type Actor } from '@runledger/core';
+import { VerifyError, verifyExportLines } from '@runledger/verify';
+import { toHex } from '@runledger/verify/hash';
+import { AUDIT_LOG, treeRootAt, treeSize } from '@runledger/core/adapter';
+import type { Actor } from '@runledger/core';
 import { engines } from '../helpers/postgres.js';
 import { openRunWorld, signIn, type RunWorld } from '../embedding/world.js';
 

@@ -1,13 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   AUDIT_LOG,
-  RunledgerError,
   SIGN_IN_FAILURE_WINDOW_MS,
   treeRootAt,
   treeSize,
-  type Actor,
-} from '@runledger/core';
-import { toHex, verifyExportLines } from '@runledger/verify';
+} from '@runledger/core/adapter';
+import { RunledgerError, type Actor } from '@runledger/core';
+import { toHex } from '@runledger/verify/hash';
+import { verifyExportLines } from '@runledger/verify';
 import { AuditReceiptPayload, type AuditReceipt } from '@runledger/core/schemas';
 import { engines } from '../helpers/postgres.js';
 import { tokenOf } from '../identity/setup.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { openSqliteStorage } from '@runledger/adapters';
 import { loadConfig, startServer } from '@runledger/server';
-import { formatSkey } from '@runledger/verify';
+import { formatSkey } from '@runledger/verify/note';
 
 let dataDir = '';
 afterEach(async () => {

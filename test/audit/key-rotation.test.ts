@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SIGNING_KEY_STATE, recordSigningKeyRotation, type Actor } from '@runledger/core';
+import { SIGNING_KEY_STATE, recordSigningKeyRotation } from '@runledger/core/adapter';
+import type { Actor } from '@runledger/core';
 import { verifyExportLines } from '@runledger/verify';
 import { AuditReceiptPayload, type AuditReceipt } from '@runledger/core/schemas';
 import { engines } from '../helpers/postgres.js';

@@ -1,4 +1,4 @@
-import { formatSkey } from '@runledger/verify';
+import { formatSkey } from '@runledger/verify/note';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

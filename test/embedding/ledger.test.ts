@@ -2,16 +2,15 @@ import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   checkSignedCheckpoint,
-  fromHex,
-  leafHash,
-  merkleRoot,
   parseKeysDocument,
-  receiptLeaf,
   verifyConsistency,
   verifyExportLines,
   verifyInclusion,
 } from '@runledger/verify';
-import { LEDGER_LOG, treeRootAt, treeSize } from '@runledger/core';
+import { fromHex } from '@runledger/verify/hash';
+import { leafHash, merkleRoot } from '@runledger/verify/merkle';
+import { receiptLeaf } from '@runledger/verify/ledger';
+import { LEDGER_LOG, treeRootAt, treeSize } from '@runledger/core/adapter';
 import type { Actor, Runledger } from '@runledger/core';
 import type { Receipt } from '@runledger/core/schemas';
 import { approvedRun, openRunWorld, preparedRun, signIn, type RunWorld } from './world.js';

@@ -275,7 +275,7 @@ describe.each(engines)('%s', (engine) => {
         }),
         'conflict',
       );
-      const { sha256Hex } = await import('@runledger/core');
+      const { sha256Hex } = await import('@runledger/verify/hash');
       expect(world.blobs.pathOf(sha256Hex('never stored'))).not.toBeNull();
       expect(await exists(world.blobs.pathOf(sha256Hex('never stored')) ?? '')).toBe(false);
       // The refused upload's spool file is gone too: nothing of it stays on disk.
@@ -288,7 +288,9 @@ describe.each(engines)('%s', (engine) => {
       await expectCode(rl.runs.submit(owner, run.id, 42), 'invalid_input');
       const stored = await rl.runs.submit(owner, run.id, [{ b: 1, a: 2 }]);
       expect(stored.body).toEqual([{ a: 2, b: 1 }]);
-      expect(stored.sha256).toBe((await import('@runledger/core')).sha256Hex('[{"a":2,"b":1}]'));
+      expect(stored.sha256).toBe(
+        (await import('@runledger/verify/hash')).sha256Hex('[{"a":2,"b":1}]'),
+      );
     });
   });
 

@@ -9,13 +9,8 @@ import { apiClient, type Api } from '../helpers/openapi.js';
 import { AGENT_REPORT } from '../helpers/runs.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { grade, orgWithRoles, settledVerdict } from '../helpers/tribunal.js';
-import {
-  canonicalJson,
-  formatExportLine,
-  receiptHash,
-  receiptId,
-  verifyExportLines,
-} from '@runledger/verify';
+import { canonicalJson, receiptHash, receiptId, verifyExportLines } from '@runledger/verify';
+import { formatExportLine } from '@runledger/verify/export';
 import { VERIFY, buildCli, runNode } from '../cli/run-cli.js';
 
 interface Entry {

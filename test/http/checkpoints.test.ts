@@ -4,18 +4,17 @@ import { join } from 'node:path';
 import {
   canonicalJson,
   checkSignedCheckpoint,
-  formatExportLine,
-  formatSkey,
-  fromHex,
-  leafHash,
-  merkleRoot,
   parseKeysDocument,
   receiptHash,
   receiptId,
-  receiptLeaf,
   verifyConsistency,
   verifyInclusion,
 } from '@runledger/verify';
+import { formatExportLine } from '@runledger/verify/export';
+import { formatSkey } from '@runledger/verify/note';
+import { fromHex } from '@runledger/verify/hash';
+import { leafHash, merkleRoot } from '@runledger/verify/merkle';
+import { receiptLeaf } from '@runledger/verify/ledger';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn, type SignedIn } from '../helpers/auth.js';
 import { captureLog } from '../helpers/captured-log.js';

@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { hashSecret } from '@runledger/core';
+import { hashSecret } from '@runledger/core/adapter';
 import { describe, expect, it } from 'vitest';
 import { openWorld, tokenOf } from './setup.js';
 

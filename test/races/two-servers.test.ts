@@ -2,15 +2,14 @@ import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import {
   checkSignedCheckpoint,
-  formatSkey,
-  fromHex,
-  leafHash,
-  merkleRoot,
   parseKeysDocument,
-  receiptLeaf,
   verifyConsistency,
   verifyInclusion,
 } from '@runledger/verify';
+import { formatSkey } from '@runledger/verify/note';
+import { fromHex } from '@runledger/verify/hash';
+import { leafHash, merkleRoot } from '@runledger/verify/merkle';
+import { receiptLeaf } from '@runledger/verify/ledger';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tokenOfLink, signIn } from '../helpers/auth.js';
 import { apiClient, type Api } from '../helpers/openapi.js';

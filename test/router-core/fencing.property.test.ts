@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { hashSecret, type WorkerActor } from '@runledger/core';
+import { hashSecret } from '@runledger/core/adapter';
+import type { WorkerActor } from '@runledger/core';
 import type { JobRecord } from '@runledger/core/ports';
 import type { RouterJob } from '@runledger/core/schemas';
 import { describe, expect, it } from 'vitest';

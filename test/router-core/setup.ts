@@ -13,9 +13,11 @@ import {
 import {
   createRunledger,
   defaultRunledgerConfig,
-  type RouterUseCases,
+  type Runledger,
   type RunledgerConfig,
 } from '@runledger/core';
+
+export type RouterUseCases = Runledger['router'];
 import type { Mailer, RouterReceiptLine, BlobStore, Storage } from '@runledger/core/ports';
 import { TestClock } from '../identity/setup.js';
 import { freshSchema, type Engine } from '../helpers/postgres.js';

@@ -1,12 +1,13 @@
 import { verifyRouterReceiptFiles } from '@runledger/verify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { RouterUseCases, WorkerActor } from '@runledger/core';
+import type { WorkerActor } from '@runledger/core';
 import {
   activeMember,
   openRouterWorld,
   readReceipts,
   rejectsWith,
   type RouterCoreWorld,
+  type RouterUseCases,
 } from './setup.js';
 import { engines } from '../helpers/postgres.js';
 

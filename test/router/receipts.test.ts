@@ -1,6 +1,6 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { hashSecret } from '@runledger/core';
+import { hashSecret } from '@runledger/core/adapter';
 import { verifyRouterReceiptFiles } from '@runledger/verify';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {

@@ -5,9 +5,10 @@ import {
   inclusionProofAt,
   treeRootAt,
   treeSize,
-} from '@runledger/core';
+} from '@runledger/core/adapter';
 import type { Storage } from '@runledger/core/ports';
-import { leafHash, merkleRoot, verifyConsistency, verifyInclusion } from '@runledger/verify';
+import { leafHash, merkleRoot } from '@runledger/verify/merkle';
+import { verifyConsistency, verifyInclusion } from '@runledger/verify';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { openPostgresStorage } from '@runledger/adapters';
-import { backfillLedgerTrees, fenceFor } from '@runledger/core';
+import { backfillLedgerTrees, fenceFor } from '@runledger/core/adapter';
 import type { JobRecord, Storage } from '@runledger/core/ports';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';

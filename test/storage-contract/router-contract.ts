@@ -1,4 +1,4 @@
-import { fenceFor } from '@runledger/core';
+import { fenceFor } from '@runledger/core/adapter';
 import type { JobChange, JobRecord, Repositories, Storage } from '@runledger/core/ports';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

@@ -5,8 +5,9 @@ import type {
   RunRecord,
   Storage,
 } from '@runledger/core/ports';
-import { LEDGER_LOG, backfillLedgerTrees, treeRootAt, treeSize } from '@runledger/core';
-import { leafHash, merkleRoot, receiptLeaf } from '@runledger/verify';
+import { LEDGER_LOG, backfillLedgerTrees, treeRootAt, treeSize } from '@runledger/core/adapter';
+import { leafHash, merkleRoot } from '@runledger/verify/merkle';
+import { receiptLeaf } from '@runledger/verify/ledger';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 const T0 = '2025-01-01T00:00:00.000Z';

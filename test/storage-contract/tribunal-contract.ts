@@ -1,4 +1,4 @@
-import { CLAIM_FENCES } from '@runledger/core';
+import { CLAIM_FENCES } from '@runledger/core/adapter';
 import type {
   Repositories,
   Storage,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { deflateSync, inflateSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import { formatVkey, noteSigner, parseVkey, publishedKey } from '@runledger/verify';
+import { formatVkey, noteSigner, parseVkey, publishedKey } from '@runledger/verify/note';
 
 /** verify-tool's own known-answer files: a Go-signed export and its tree, proofs and key. */
 const VECTORS = fileURLToPath(new URL('../../verify-tool/vectors/', import.meta.url));

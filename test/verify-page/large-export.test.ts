@@ -4,14 +4,9 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import {
-  formatExportHeader,
-  formatExportLine,
-  formatVkey,
-  noteSigner,
-  ReceiptTree,
-  signCheckpoint,
-} from '@runledger/verify';
+import { formatExportHeader, formatExportLine } from '@runledger/verify/export';
+import { formatVkey, noteSigner } from '@runledger/verify/note';
+import { ReceiptTree, signCheckpoint } from '@runledger/verify/ledger';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateChain, realisticPayload } from '../../verify-tool/src/testing/chain.js';

@@ -22,7 +22,7 @@ import {
   appendLeaves,
   consistencyProofAt,
   inclusionProofAt,
-} from '@runledger/core';
+} from '@runledger/core/adapter';
 import type { Storage } from '@runledger/core/ports';
 import { openSqliteStorage } from '../sqlite/index.js';
 

@@ -27,28 +27,8 @@ export async function openFileBlobStore(dir: string): Promise<FileBlobStore> {
   const pathOf = (sha256: string) =>
     SHA256_HEX.test(sha256) ? join(dir, sha256.slice(0, 2), sha256) : null;
 
-  async function exists(path: string): Promise<boolean> {
-    return stat(path).then(
-      () => true,
-      () => false,
-    );
-  }
-
   const adopt = (spoolFile: string, blob: StoredBlob) =>
-    diskFullAware(() => moveIntoPlace(spoolFile, blob));
-
-  async function moveIntoPlace(spoolFile: string, blob: StoredBlob): Promise<StoredBlob> {
-    const target = join(dir, blob.sha256.slice(0, 2), blob.sha256);
-    if (await exists(target)) {
-      await rm(spoolFile, { force: true });
-      return blob;
-    }
-    const created = await mkdir(join(dir, blob.sha256.slice(0, 2)), { recursive: true });
-    // A new fan-out directory is itself a directory entry that must survive a power cut.
-    if (created !== undefined) await syncPath(dir);
-    await durableRename(spoolFile, target);
-    return blob;
-  }
+    diskFullAware(() => moveIntoPlace(dir, spoolFile, blob));
 
   return {
     spoolDir,
@@ -58,7 +38,7 @@ export async function openFileBlobStore(dir: string): Promise<FileBlobStore> {
       const spoolFile = join(spoolDir, `put-${randomBytes(12).toString('hex')}`);
       try {
         await writeFile(spoolFile, bytes);
-        return await moveIntoPlace(spoolFile, { sha256, size: bytes.byteLength });
+        return await moveIntoPlace(dir, spoolFile, { sha256, size: bytes.byteLength });
       } catch (error) {
         // Nothing half-written stays behind (a full disk leaves a short spool file).
         await rm(spoolFile, { force: true });
@@ -66,33 +46,7 @@ export async function openFileBlobStore(dir: string): Promise<FileBlobStore> {
       }
     },
     async prepare(source) {
-      const spoolFile = join(spoolDir, `upload-${randomBytes(12).toString('hex')}`);
-      const hash = createHash('sha256');
-      let size = 0;
-      const spool = createWriteStream(spoolFile, { flags: 'wx' });
-      try {
-        // One pass: hashed while it is written, so a large upload is read once.
-        await pipeline(
-          source,
-          async function* (chunks: AsyncIterable<Uint8Array>) {
-            for await (const chunk of chunks) {
-              hash.update(chunk);
-              size += chunk.byteLength;
-              yield chunk;
-            }
-          },
-          spool,
-        );
-        await syncPath(spoolFile);
-      } catch (error) {
-        // The spool file is created when the stream opens, which may come after the source failed:
-        // wait until the stream is closed, so the removal cannot run before the file exists.
-        if (!spool.closed)
-          await new Promise<void>((resolve) => spool.once('close', () => resolve()));
-        await rm(spoolFile, { force: true });
-        throw asDiskFull(error);
-      }
-      const blob = { sha256: hash.digest('hex'), size };
+      const { spoolFile, blob } = await spoolUpload(spoolDir, source);
       return {
         ...blob,
         keep: () => adopt(spoolFile, blob),
@@ -122,4 +76,63 @@ export async function openFileBlobStore(dir: string): Promise<FileBlobStore> {
       if (path !== null) await rm(path, { force: true });
     },
   };
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** Moves a synced spool file to the blob's place, unless the blob is there already. */
+async function moveIntoPlace(
+  dir: string,
+  spoolFile: string,
+  blob: StoredBlob,
+): Promise<StoredBlob> {
+  const target = join(dir, blob.sha256.slice(0, 2), blob.sha256);
+  if (await exists(target)) {
+    await rm(spoolFile, { force: true });
+    return blob;
+  }
+  const created = await mkdir(join(dir, blob.sha256.slice(0, 2)), { recursive: true });
+  // A new fan-out directory is itself a directory entry that must survive a power cut.
+  if (created !== undefined) await syncPath(dir);
+  await durableRename(spoolFile, target);
+  return blob;
+}
+
+/** Writes an upload to a new spool file, hashing it on the way, and syncs it. */
+async function spoolUpload(
+  spoolDir: string,
+  source: Parameters<BlobStore['prepare']>[0],
+): Promise<{ spoolFile: string; blob: StoredBlob }> {
+  const spoolFile = join(spoolDir, `upload-${randomBytes(12).toString('hex')}`);
+  const hash = createHash('sha256');
+  let size = 0;
+  const spool = createWriteStream(spoolFile, { flags: 'wx' });
+  try {
+    // One pass: hashed while it is written, so a large upload is read once.
+    await pipeline(
+      source,
+      async function* (chunks: AsyncIterable<Uint8Array>) {
+        for await (const chunk of chunks) {
+          hash.update(chunk);
+          size += chunk.byteLength;
+          yield chunk;
+        }
+      },
+      spool,
+    );
+    await syncPath(spoolFile);
+  } catch (error) {
+    // The spool file is created when the stream opens, which may come after the source failed:
+    // wait until the stream is closed, so the removal cannot run before the file exists.
+    if (!spool.closed) await new Promise<void>((resolve) => spool.once('close', () => resolve()));
+    await rm(spoolFile, { force: true });
+    throw asDiskFull(error);
+  }
+  const blob = { sha256: hash.digest('hex'), size };
+  return { spoolFile, blob };
 }

@@ -1,13 +1,7 @@
 import { inspect } from 'node:util';
-import {
-  formatSkey,
-  formatVkey,
-  noteSigner,
-  openNote,
-  parseKeysDocument,
-  signCheckpoint,
-  trustVkey,
-} from '@runledger/verify';
+import { formatSkey, formatVkey, noteSigner, openNote } from '@runledger/verify/note';
+import { parseKeysDocument, trustVkey } from '@runledger/verify';
+import { signCheckpoint } from '@runledger/verify/ledger';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkpointSigner } from './checkpoint-signer.js';

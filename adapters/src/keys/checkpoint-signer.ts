@@ -1,7 +1,7 @@
 import { createPrivateKey, sign } from 'node:crypto';
 import type { CheckpointSigner } from '@runledger/core/ports';
 import type { PublishedKey } from '@runledger/core/schemas';
-import { base64Decode, parseSkey, parseVkey, publishedKey } from '@runledger/verify';
+import { base64Decode, parseSkey, parseVkey, publishedKey } from '@runledger/verify/note';
 
 /** A retired key: still published, so checkpoints it signed before `not_after` stay verifiable. */
 export interface RetiredKey {

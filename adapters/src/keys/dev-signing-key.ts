@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { formatSkey } from '@runledger/verify';
+import { formatSkey } from '@runledger/verify/note';
 import { readOrCreateSecretFile } from './secret-file.js';
 
 /** The file in DATA_DIR that holds a development deployment's signing key. */

@@ -1,7 +1,7 @@
 import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CheckpointSigner } from '@runledger/core/ports';
-import { routerAnchorFileName, signRouterAnchor } from '@runledger/verify';
+import { routerAnchorFileName, signRouterAnchor } from '@runledger/verify/router';
 
 /** What anchors an instance's day files: its name, the key, and the host of PUBLIC_BASE_URL. */
 export interface RouterAnchoring {

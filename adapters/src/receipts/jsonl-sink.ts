@@ -1,11 +1,12 @@
 import { constants } from 'node:fs';
 import { mkdir, open, readdir, stat, truncate, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { GENESIS_PARENT, formatRouterReceiptLine, sealRouterReceipt } from '@runledger/core';
+import { GENESIS_PARENT } from '@runledger/verify';
+import { formatRouterReceiptLine, sealRouterReceipt } from '@runledger/verify/router';
 import type { ReceiptSink, RouterReceiptInput, RouterReceiptLine } from '@runledger/core/ports';
 import { asDiskFull } from '../faults/disk-full.js';
 import { syncPath } from '../files/durable.js';
-import { ROUTER_DAY_FILE, routerDayFileName } from '@runledger/verify';
+import { ROUTER_DAY_FILE, routerDayFileName } from '@runledger/verify/router';
 import { anchorQueue } from './anchor-queue.js';
 import { writeRouterAnchor, type RouterAnchoring } from './anchor-writer.js';
 import { readLastLines } from './recent.js';
@@ -104,55 +105,15 @@ export async function openJsonlReceiptSink(
   let flushing: Promise<void> | null = null;
   let closed = false;
 
-  /** A day file's state from its last complete line; a torn final line from a crash is cut off. */
-  async function recover(path: string): Promise<{ seq: number; lastChecksum: string } | null> {
-    const existing = await stat(path).catch(() => null);
-    if (existing === null) return null;
-    let seq = 0;
-    let lastChecksum = GENESIS_PARENT;
-    if (existing.size > 0) {
-      const tail = await readTail(path);
-      if (tail.completeLength < tail.size) await truncate(path, tail.completeLength);
-      if (tail.lastLine !== null) {
-        const last = JSON.parse(tail.lastLine) as RouterReceiptLine;
-        seq = last.seq;
-        lastChecksum = last.checksum_sha256;
-      }
-    }
-    return { seq, lastChecksum };
-  }
-
-  async function openDay(date: string): Promise<DayFile> {
-    const path = join(dir, fileName(date));
-    const existing = await recover(path);
-    const handle = await open(path, APPEND_FLAGS, 0o644);
-    if (existing === null) await syncPath(dir);
-    const day = { date, path, handle, ...(existing ?? { seq: 0, lastChecksum: GENESIS_PARENT }) };
-    anchor(day);
-    return day;
-  }
-
   // A crash between a batch's lines and its anchor leaves an old anchor: re-sign what is on disk.
-  if (anchoring !== undefined) {
-    const names = (await readdir(dir)).sort();
-    const ours = ownDayFiles(names, anchoring.instance);
-    for (const name of ours) {
-      const state = await recover(join(dir, name));
-      if (state === null) continue;
-      await writeRouterAnchor(
-        dir,
-        name,
-        { lineCount: state.seq, headChecksum: state.lastChecksum },
-        anchoring,
-      );
-    }
-  }
+  if (anchoring !== undefined) await reanchor(dir, anchoring);
 
   async function dayFor(createdAt: string): Promise<DayFile> {
     const date = createdAt.slice(0, 10);
     if (current?.date === date) return current;
     if (current !== null) await current.handle.close();
-    current = await openDay(date);
+    current = await openDay(dir, fileName(date), date);
+    anchor(current);
     return current;
   }
 
@@ -161,20 +122,8 @@ export async function openJsonlReceiptSink(
     let index = 0;
     while (index < batch.length) {
       const file = await dayFor(batch[index]!.input.created_at);
-      const sealed: RouterReceiptLine[] = [];
-      let text = '';
-      let { seq, lastChecksum } = file;
-      while (index < batch.length && batch[index]!.input.created_at.slice(0, 10) === file.date) {
-        const line = sealRouterReceipt(
-          { ...batch[index]!.input, seq: seq + 1 },
-          lastChecksum,
-        ) as RouterReceiptLine;
-        sealed.push(line);
-        text += `${formatRouterReceiptLine(line)}\n`;
-        seq = line.seq;
-        lastChecksum = line.checksum_sha256;
-        index += 1;
-      }
+      const { sealed, text, seq, lastChecksum } = sealDay(batch, index, file);
+      index += sealed.length;
       await appendAll(file.handle, text);
       if (DSYNC === undefined) await file.handle.datasync();
       file.seq = seq;
@@ -214,16 +163,7 @@ export async function openJsonlReceiptSink(
         flushing ??= flush();
       });
     },
-    async recentReceiptIds(date, lines) {
-      if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new Error(`not a receipt file date: ${date}`);
-      const tail = await readLastLines(join(dir, fileName(date)), lines);
-      const ids = new Set<string>();
-      for (const line of tail) {
-        const parsed = JSON.parse(line) as { receipt_id?: unknown };
-        if (typeof parsed.receipt_id === 'string') ids.add(parsed.receipt_id);
-      }
-      return ids;
-    },
+    recentReceiptIds: (date, lines) => recentReceiptIds(dir, fileName, date, lines),
     async close() {
       closed = true;
       await flushing;
@@ -236,4 +176,85 @@ export async function openJsonlReceiptSink(
       }
     },
   };
+}
+
+/** A day file's state from its last complete line; a torn final line from a crash is cut off. */
+async function recover(path: string): Promise<{ seq: number; lastChecksum: string } | null> {
+  const existing = await stat(path).catch(() => null);
+  if (existing === null) return null;
+  let seq = 0;
+  let lastChecksum = GENESIS_PARENT;
+  if (existing.size > 0) {
+    const tail = await readTail(path);
+    if (tail.completeLength < tail.size) await truncate(path, tail.completeLength);
+    if (tail.lastLine !== null) {
+      const last = JSON.parse(tail.lastLine) as RouterReceiptLine;
+      seq = last.seq;
+      lastChecksum = last.checksum_sha256;
+    }
+  }
+  return { seq, lastChecksum };
+}
+
+/** A crash between a batch's lines and its anchor leaves an old anchor: re-signs what is on disk. */
+async function reanchor(dir: string, anchoring: RouterAnchoring): Promise<void> {
+  const names = (await readdir(dir)).sort();
+  const ours = ownDayFiles(names, anchoring.instance);
+  for (const name of ours) {
+    const state = await recover(join(dir, name));
+    if (state === null) continue;
+    await writeRouterAnchor(
+      dir,
+      name,
+      { lineCount: state.seq, headChecksum: state.lastChecksum },
+      anchoring,
+    );
+  }
+}
+
+/** The lines of `batch` from `index` on that fall on `file`'s day, sealed in order after its last line. */
+function sealDay(batch: Pending[], index: number, file: DayFile) {
+  const sealed: RouterReceiptLine[] = [];
+  let text = '';
+  let { seq, lastChecksum } = file;
+  let at = index;
+  while (at < batch.length && batch[at]!.input.created_at.slice(0, 10) === file.date) {
+    const line = sealRouterReceipt(
+      { ...batch[at]!.input, seq: seq + 1 },
+      lastChecksum,
+    ) as RouterReceiptLine;
+    sealed.push(line);
+    text += `${formatRouterReceiptLine(line)}\n`;
+    seq = line.seq;
+    lastChecksum = line.checksum_sha256;
+    at += 1;
+  }
+  return { sealed, text, seq, lastChecksum };
+}
+
+/** The receipt ids of the last `lines` lines of a day's file. */
+async function recentReceiptIds(
+  dir: string,
+  fileName: (date: string) => string,
+  date: string,
+  lines: number,
+): Promise<Set<string>> {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new Error(`not a receipt file date: ${date}`);
+  const tail = await readLastLines(join(dir, fileName(date)), lines);
+  const ids = new Set<string>();
+  for (const line of tail) {
+    const parsed = JSON.parse(line) as { receipt_id?: unknown };
+    if (typeof parsed.receipt_id === 'string') ids.add(parsed.receipt_id);
+  }
+  return ids;
+}
+
+/** Opens a day file for appending, from its last complete line. */
+async function openDay(dir: string, name: string, date: string): Promise<DayFile> {
+  const path = join(dir, name);
+  const existing = await recover(path);
+  const handle = await open(path, APPEND_FLAGS, 0o644);
+  if (existing === null) await syncPath(dir);
+  const day = { date, path, handle, ...(existing ?? { seq: 0, lastChecksum: GENESIS_PARENT }) };
+  return day;
 }

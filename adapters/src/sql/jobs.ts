@@ -92,34 +92,7 @@ export function jobsRepository(sql: Sql): JobsRepository {
                            lease_expires_at, worker_id, progress, message, log_lines, result, error,
                            cost, billed_seconds, created_at, accepted_at, finished_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        [
-          j.job_id,
-          j.member_id,
-          j.type,
-          j.node_class,
-          j.hours,
-          j.hourly_rate,
-          j.estimated_amount,
-          j.currency,
-          j.input,
-          j.status,
-          j.attempt,
-          j.lease_epoch,
-          j.lease_token_hash,
-          j.lease_expires_at,
-          j.worker_id,
-          j.progress,
-          j.message,
-          j.log_lines,
-          j.result,
-          j.error,
-          j.cost,
-          j.billed_seconds,
-          j.created_at,
-          j.accepted_at,
-          j.finished_at,
-          j.updated_at,
-        ],
+        jobRowOf(j),
       );
     },
     async byId(jobId) {
@@ -168,20 +141,7 @@ export function jobsRepository(sql: Sql): JobsRepository {
         throw failUnchanged.missed(error) ? refusal() : error;
       }
     },
-    async appendLogs(jobId, lines, at) {
-      const row = await sql.get<{ n: number | null }>(
-        'SELECT MAX(line_no) AS n FROM job_logs WHERE job_id = ?',
-        [jobId],
-      );
-      let lineNo = row?.n ?? 0;
-      for (const line of lines) {
-        lineNo += 1;
-        await sql.run(
-          'INSERT INTO job_logs (job_id, line_no, line, created_at) VALUES (?, ?, ?, ?)',
-          [jobId, lineNo, line, at],
-        );
-      }
-    },
+    appendLogs: (jobId, lines, at) => appendLogLines(sql, jobId, lines, at),
     async insertArtifact(a) {
       await sql.run(
         `INSERT INTO job_artifacts (artifact_id, job_id, worker_id, name, uri, sha256, size, reported_at)
@@ -195,20 +155,72 @@ export function jobsRepository(sql: Sql): JobsRepository {
         [jobId],
       );
     },
-    async countByStatus() {
-      const counts: Record<JobStatus, number> = {
-        queued: 0,
-        leased: 0,
-        running: 0,
-        completed: 0,
-        failed: 0,
-        canceled: 0,
-      };
-      const rows = await sql.all<{ status: JobStatus; n: number }>(
-        'SELECT status, COUNT(*) AS n FROM jobs GROUP BY status',
-      );
-      for (const r of rows) counts[r.status] = r.n;
-      return counts;
-    },
+    countByStatus: () => countJobsByStatus(sql),
   };
+}
+
+/** A job's values in the order of the INSERT's columns. */
+function jobRowOf(j: JobRecord): SqlParam[] {
+  return [
+    j.job_id,
+    j.member_id,
+    j.type,
+    j.node_class,
+    j.hours,
+    j.hourly_rate,
+    j.estimated_amount,
+    j.currency,
+    j.input,
+    j.status,
+    j.attempt,
+    j.lease_epoch,
+    j.lease_token_hash,
+    j.lease_expires_at,
+    j.worker_id,
+    j.progress,
+    j.message,
+    j.log_lines,
+    j.result,
+    j.error,
+    j.cost,
+    j.billed_seconds,
+    j.created_at,
+    j.accepted_at,
+    j.finished_at,
+    j.updated_at,
+  ];
+}
+
+/** Appends log lines after the job's last line number. */
+async function appendLogLines(sql: Sql, jobId: string, lines: readonly string[], at: string) {
+  const row = await sql.get<{ n: number | null }>(
+    'SELECT MAX(line_no) AS n FROM job_logs WHERE job_id = ?',
+    [jobId],
+  );
+  let lineNo = row?.n ?? 0;
+  for (const line of lines) {
+    lineNo += 1;
+    await sql.run('INSERT INTO job_logs (job_id, line_no, line, created_at) VALUES (?, ?, ?, ?)', [
+      jobId,
+      lineNo,
+      line,
+      at,
+    ]);
+  }
+}
+
+async function countJobsByStatus(sql: Sql): Promise<Record<JobStatus, number>> {
+  const counts: Record<JobStatus, number> = {
+    queued: 0,
+    leased: 0,
+    running: 0,
+    completed: 0,
+    failed: 0,
+    canceled: 0,
+  };
+  const rows = await sql.all<{ status: JobStatus; n: number }>(
+    'SELECT status, COUNT(*) AS n FROM jobs GROUP BY status',
+  );
+  for (const r of rows) counts[r.status] = r.n;
+  return counts;
 }

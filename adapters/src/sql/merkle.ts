@@ -1,5 +1,5 @@
 import type { MerkleNode, MerkleNodeId, MerkleStorage } from '@runledger/core/ports';
-import { fromHex, toHex } from '@runledger/verify';
+import { fromHex, toHex } from '@runledger/verify/hash';
 import type { Sql, SqlParam } from './sql.js';
 import { chunks } from './chunks.js';
 

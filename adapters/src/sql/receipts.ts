@@ -4,7 +4,7 @@ import type {
   ReceiptRecord,
   ReceiptsRepository,
 } from '@runledger/core/ports';
-import type { Sql } from './sql.js';
+import type { Sql, SqlParam } from './sql.js';
 
 const ENTRY = 'receipt_id, org_seq, parent_hash, receipt_sha256, created_at';
 const FULL = `${ENTRY}, org_id, run_id, payload_text, share_token`;
@@ -17,17 +17,7 @@ export function receiptsRepository(sql: Sql): ReceiptsRepository {
         `INSERT INTO receipts (receipt_id, org_id, org_seq, run_id, parent_hash, receipt_sha256,
            payload_text, share_token, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        [
-          r.receipt_id,
-          r.org_id,
-          r.org_seq,
-          r.run_id,
-          r.parent_hash,
-          r.receipt_sha256,
-          r.payload_text,
-          r.share_token,
-          r.created_at,
-        ],
+        rowOf(r),
       );
     },
     async head(orgId) {
@@ -92,4 +82,19 @@ export function receiptsRepository(sql: Sql): ReceiptsRepository {
       return rows.map((r) => ({ org_id: r.org_id, count: Number(r.last) + 1 }));
     },
   };
+}
+
+/** A receipt's values in the order of the INSERT's columns. */
+function rowOf(r: ReceiptRecord): SqlParam[] {
+  return [
+    r.receipt_id,
+    r.org_id,
+    r.org_seq,
+    r.run_id,
+    r.parent_hash,
+    r.receipt_sha256,
+    r.payload_text,
+    r.share_token,
+    r.created_at,
+  ];
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GENESIS_PARENT } from '@runledger/core';
+import { GENESIS_PARENT } from '@runledger/verify';
 import { type RunRecord, type Storage, type WriteTransaction } from '@runledger/core/ports';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

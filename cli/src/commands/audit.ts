@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline';
-import { ExportVerifier, VerifyError, type ExportVerifyResult } from '@runledger/verify';
+import { ExportVerifier } from '@runledger/verify/export';
+import { VerifyError, type ExportVerifyResult } from '@runledger/verify';
 import type { Argv } from 'yargs';
 import { contextOf, type GlobalArgs } from '../context.js';
 import { AUDIT_EVENT_TYPES } from '../enums.js';

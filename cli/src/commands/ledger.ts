@@ -34,26 +34,7 @@ export function ledgerCommands(cli: Argv<GlobalArgs>): Argv<GlobalArgs> {
           'verify',
           'have the server re-check the whole chain (exit 1 when it does not verify)',
           (y) => y,
-          async (argv) => {
-            const context = await contextOf(argv);
-            const result = await ok(mainApi(context).GET('/ledger/verify'));
-            emit(context.json, result, () =>
-              result.ok
-                ? `${paint(process.stdout, 'green', 'OK')}: ${result.receipts_checked} receipts verified`
-                : [
-                    `${paint(process.stdout, 'red', 'NOT VERIFIED')}: ${result.errors.length} problems in ${result.receipts_checked} receipts`,
-                    table(result.errors, [
-                      ['SEQ', (e) => e.org_seq],
-                      ['RECEIPT', (e) => e.receipt_id],
-                      ['CODE', (e) => e.code],
-                      ['MESSAGE', (e) => e.message],
-                    ]),
-                  ].join('\n'),
-            );
-            if (!result.ok) {
-              throw new CliError('not_verified', 'the ledger does not verify');
-            }
-          },
+          (argv) => verifyLedger(argv),
         )
         .command(
           'export',
@@ -99,4 +80,26 @@ export function ledgerCommands(cli: Argv<GlobalArgs>): Argv<GlobalArgs> {
         ],
       }).demandCommand(1, 'receipts needs a subcommand: recent'),
     );
+}
+
+/** `runledger ledger verify`: the server re-checks the whole chain; exit 1 when it does not verify. */
+async function verifyLedger(argv: Parameters<typeof contextOf>[0]): Promise<void> {
+  const context = await contextOf(argv);
+  const result = await ok(mainApi(context).GET('/ledger/verify'));
+  emit(context.json, result, () =>
+    result.ok
+      ? `${paint(process.stdout, 'green', 'OK')}: ${result.receipts_checked} receipts verified`
+      : [
+          `${paint(process.stdout, 'red', 'NOT VERIFIED')}: ${result.errors.length} problems in ${result.receipts_checked} receipts`,
+          table(result.errors, [
+            ['SEQ', (e) => e.org_seq],
+            ['RECEIPT', (e) => e.receipt_id],
+            ['CODE', (e) => e.code],
+            ['MESSAGE', (e) => e.message],
+          ]),
+        ].join('\n'),
+  );
+  if (!result.ok) {
+    throw new CliError('not_verified', 'the ledger does not verify');
+  }
 }

@@ -34,7 +34,13 @@ function submission(text: string, file: string): Record<string, unknown> | unkno
   return parsed as Record<string, unknown> | unknown[];
 }
 
+/** The steps of a run, from its submission to its receipt. */
 export function runStepCommands(runs: Argv<GlobalArgs>): Argv<GlobalArgs> {
+  return decisionCommands(auditCommands(runs));
+}
+
+/** submit, audit and grade. */
+function auditCommands(runs: Argv<GlobalArgs>): Argv<GlobalArgs> {
   return runs
     .command(
       'submit <run> <file>',
@@ -105,7 +111,12 @@ export function runStepCommands(runs: Argv<GlobalArgs>): Argv<GlobalArgs> {
         );
         emit(context.json, graded, () => `${graded.key} (${graded.id}): ${graded.status}`);
       },
-    )
+    );
+}
+
+/** findings, approve and receipt. */
+function decisionCommands(runs: Argv<GlobalArgs>): Argv<GlobalArgs> {
+  return runs
     .command(
       'findings <run>',
       'finalize the verdict once no check is open',

@@ -56,27 +56,7 @@ function runQueries(runs: Argv<GlobalArgs>): Argv<GlobalArgs> {
             '$0 runs create --project prj_… --sheet agent-task-report --title nightly',
             'a run of the newest agent-task-report',
           ),
-      async (argv) => {
-        const context = await contextOf(argv);
-        const run = await ok(
-          mainApi(context).POST('/runs', {
-            body: {
-              project_id: argv.project,
-              flight_sheet_id: argv.sheet,
-              title: argv.title,
-              ...(argv.agent
-                ? {
-                    agent_profile: {
-                      name: argv.agent,
-                      ...(argv.model ? { model: argv.model } : {}),
-                    },
-                  }
-                : {}),
-            },
-          }),
-        );
-        emit(context.json, run, () => runLine(run));
-      },
+      (argv) => createRun(argv),
     )
     .command(
       'show <run>',
@@ -85,31 +65,7 @@ function runQueries(runs: Argv<GlobalArgs>): Argv<GlobalArgs> {
         y
           .positional('run', { type: 'string', demandOption: true })
           .example('$0 runs show run_… --json run,verdict', 'only the run and its verdict'),
-      async (argv) => {
-        const context = await contextOf(argv);
-        const all = await ok(
-          mainApi(context).GET('/runs/{run_id}', { params: { path: { run_id: argv.run } } }),
-        );
-        emit(context.json, all, () =>
-          [
-            runLine(all.run),
-            '',
-            'evidence:',
-            evidenceTable(all.evidence),
-            '',
-            `submission: ${all.submission ? `sha256 ${all.submission.sha256}` : 'none'}`,
-            '',
-            'checks:',
-            checksTable(all.checks),
-            '',
-            verdictLine(all.verdict),
-            all.approval
-              ? `decision: ${all.approval.decision} by ${all.approval.decided_by}${all.approval.note ? ` (${all.approval.note})` : ''}`
-              : 'decision: none',
-            ...(all.receipt ? ['', receiptFields(all.receipt)] : []),
-          ].join('\n'),
-        );
-      },
+      (argv) => showRun(argv),
     );
 }
 
@@ -119,5 +75,63 @@ export function runCommands(cli: Argv<GlobalArgs>): Argv<GlobalArgs> {
       1,
       'runs needs a subcommand',
     ),
+  );
+}
+
+/** `runledger runs create`: a run of a flight sheet, with its agent profile when given. */
+async function createRun(
+  argv: Parameters<typeof contextOf>[0] & {
+    project: string;
+    sheet: string;
+    title: string;
+    agent?: string | undefined;
+    model?: string | undefined;
+  },
+): Promise<void> {
+  const context = await contextOf(argv);
+  const run = await ok(
+    mainApi(context).POST('/runs', {
+      body: {
+        project_id: argv.project,
+        flight_sheet_id: argv.sheet,
+        title: argv.title,
+        ...(argv.agent
+          ? {
+              agent_profile: {
+                name: argv.agent,
+                ...(argv.model ? { model: argv.model } : {}),
+              },
+            }
+          : {}),
+      },
+    }),
+  );
+  emit(context.json, run, () => runLine(run));
+}
+
+/** `runledger runs show`: the run with its evidence, checks, verdict, approval and receipt. */
+async function showRun(argv: Parameters<typeof contextOf>[0] & { run: string }): Promise<void> {
+  const context = await contextOf(argv);
+  const all = await ok(
+    mainApi(context).GET('/runs/{run_id}', { params: { path: { run_id: argv.run } } }),
+  );
+  emit(context.json, all, () =>
+    [
+      runLine(all.run),
+      '',
+      'evidence:',
+      evidenceTable(all.evidence),
+      '',
+      `submission: ${all.submission ? `sha256 ${all.submission.sha256}` : 'none'}`,
+      '',
+      'checks:',
+      checksTable(all.checks),
+      '',
+      verdictLine(all.verdict),
+      all.approval
+        ? `decision: ${all.approval.decision} by ${all.approval.decided_by}${all.approval.note ? ` (${all.approval.note})` : ''}`
+        : 'decision: none',
+      ...(all.receipt ? ['', receiptFields(all.receipt)] : []),
+    ].join('\n'),
   );
 }

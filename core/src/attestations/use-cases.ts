@@ -1,10 +1,6 @@
-import {
-  attestReceipt,
-  keyIdHex,
-  sigstoreBundle,
-  verifyReceipt,
-  type EnvelopeSigner,
-} from '@runledger/verify';
+import { attestReceipt, sigstoreBundle, type EnvelopeSigner } from '@runledger/verify/attestation';
+import { keyIdHex } from '@runledger/verify/note';
+import { verifyReceipt } from '@runledger/verify';
 import { receiptInclusionProof, signedCheckpoint } from '../checkpoints/checkpoint.js';
 import { LEDGER_LOG } from '../checkpoints/tree.js';
 import { conflict, notFound } from '../errors.js';

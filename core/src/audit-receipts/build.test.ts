@@ -1,4 +1,5 @@
-import { canonicalJson, sha256Hex } from '@runledger/verify';
+import { canonicalJson } from '@runledger/verify';
+import { sha256Hex } from '@runledger/verify/hash';
 import { describe, expect, it } from 'vitest';
 import { RunledgerError } from '../errors.js';
 import type { AuditEvent } from '../schemas/audit-receipt.js';

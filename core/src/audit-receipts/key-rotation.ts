@@ -1,4 +1,4 @@
-import { keyIdHex } from '@runledger/verify';
+import { keyIdHex } from '@runledger/verify/note';
 import { lockKeys } from '../ports/lock-keys.js';
 import type { Storage } from '../ports/storage.js';
 import type { AuditActor } from '../schemas/audit-receipt.js';

@@ -8,7 +8,7 @@ import type {
 } from '../ports/storage.js';
 import type { AuditActor, AuditEvent } from '../schemas/audit-receipt.js';
 import type { Actor } from '../actor.js';
-import { receiptLeaf } from '@runledger/verify';
+import { receiptLeaf } from '@runledger/verify/ledger';
 import { appendLeaves, appendLeavesAfter, treeTail } from '../checkpoints/tree.js';
 import { AUDIT_LOG, buildAuditReceipt } from './build.js';
 

@@ -1,4 +1,5 @@
-import { GENESIS_PARENT, formatExportHeader, formatExportLine } from '@runledger/verify';
+import { GENESIS_PARENT } from '@runledger/verify';
+import { formatExportHeader, formatExportLine } from '@runledger/verify/export';
 import { requireOwner } from '../actor.js';
 import { signedCheckpoint } from '../checkpoints/checkpoint.js';
 import { chainChunks } from '../ledger/chunks.js';

@@ -1,5 +1,6 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import { canonicalJson, sha256Hex } from '@runledger/verify';
+import { canonicalJson } from '@runledger/verify';
+import { sha256Hex } from '@runledger/verify/hash';
 import { boundedRegExp } from './safe-pattern.js';
 
 /**

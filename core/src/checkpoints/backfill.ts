@@ -1,4 +1,4 @@
-import { receiptLeaf } from '@runledger/verify';
+import { receiptLeaf } from '@runledger/verify/ledger';
 import { lockKeys } from '../ports/lock-keys.js';
 import type { Storage } from '../ports/storage.js';
 import { LEDGER_LOG, appendLeaves } from './tree.js';

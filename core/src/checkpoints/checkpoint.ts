@@ -1,4 +1,6 @@
-import { keyIdHex, ledgerOrigin, signCheckpoint, toHex } from '@runledger/verify';
+import { keyIdHex, ledgerOrigin } from '@runledger/verify/note';
+import { signCheckpoint } from '@runledger/verify/ledger';
+import { toHex } from '@runledger/verify/hash';
 import type { CheckpointSigner } from '../ports/checkpoint-signer.js';
 import type { InclusionProof, SignedCheckpoint } from '../schemas/checkpoint.js';
 import { LEDGER_LOG, inclusionProofAt, treeRootAt, treeSize } from './tree.js';

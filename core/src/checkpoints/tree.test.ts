@@ -1,4 +1,4 @@
-import { consistencyPlan, inclusionPlan, leafHash, merkleRoot } from '@runledger/verify';
+import { consistencyPlan, inclusionPlan, leafHash, merkleRoot } from '@runledger/verify/merkle';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { MerkleNode, MerkleStorage } from '../ports/merkle-storage.js';

@@ -8,7 +8,7 @@ import {
   rangeNodes,
   rootAt,
   type NodeId,
-} from '@runledger/verify';
+} from '@runledger/verify/merkle';
 import type { MerkleNode, MerkleTail } from '../ports/merkle-storage.js';
 import type { Repositories } from '../ports/storage.js';
 

@@ -1,4 +1,5 @@
-import { canonicalJson, sha256Hex } from '@runledger/verify';
+import { canonicalJson } from '@runledger/verify';
+import { sha256Hex } from '@runledger/verify/hash';
 import { FlightSheetInput } from '../schemas/flight-sheet.js';
 
 const CONTENT_KEYS = FlightSheetInput.keyof().options;

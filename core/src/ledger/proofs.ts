@@ -1,4 +1,4 @@
-import { toHex } from '@runledger/verify';
+import { toHex } from '@runledger/verify/hash';
 import { LEDGER_LOG, consistencyProofAt, treeSize } from '../checkpoints/tree.js';
 import { receiptInclusionProof, signedCheckpoint } from '../checkpoints/checkpoint.js';
 import { invalidInput, notFound } from '../errors.js';

@@ -1,10 +1,6 @@
-import {
-  ChainVerifier,
-  GENESIS_PARENT,
-  formatExportHeader,
-  formatExportLine,
-  type ChainError,
-} from '@runledger/verify';
+import { ChainVerifier } from '@runledger/verify/chain';
+import { GENESIS_PARENT, type ChainError } from '@runledger/verify';
+import { formatExportHeader, formatExportLine } from '@runledger/verify/export';
 import { invalidInput } from '../errors.js';
 import { pageQuery } from '../paging.js';
 import type { ChainHead } from '../ports/run-storage.js';

@@ -30,12 +30,50 @@ import type { PageQuery } from './page-query.js';
 
 export type { PageCursor, PageQuery } from './page-query.js';
 
-export type * from './run-storage.js';
-export type * from './tribunal-storage.js';
-export type * from './incident-storage.js';
-export type * from './merkle-storage.js';
-export type * from './audit-storage.js';
-export type * from './operations-storage.js';
+export type {
+  ApprovalRecord,
+  ChainHead,
+  CheckRecord,
+  ChecksRepository,
+  EvidenceRecord,
+  EvidenceRepository,
+  FlightSheetRecord,
+  FlightSheetsRepository,
+  ReceiptEntry,
+  ReceiptRecord,
+  ReceiptsRepository,
+  RunChanges,
+  RunFilter,
+  RunRecord,
+  RunsRepository,
+  SubmissionRecord,
+  SubmissionsRepository,
+} from './run-storage.js';
+export type {
+  ClaimFence,
+  TribunalTaskChange,
+  TribunalTaskClaimColumns,
+  TribunalTaskGuard,
+  TribunalTaskRecord,
+  TribunalTasksRepository,
+  TribunalVerdictChange,
+  TribunalVerdictRecord,
+  TribunalVerdictsRepository,
+} from './tribunal-storage.js';
+export type { FlaggedKey, IncidentRecord, IncidentsRepository } from './incident-storage.js';
+export type { MerkleNode, MerkleNodeId, MerkleStorage, MerkleTail } from './merkle-storage.js';
+export type {
+  AuditReceiptRecord,
+  AuditReceiptsRepository,
+  SignInFailureWindow,
+  SignInFailuresRepository,
+} from './audit-storage.js';
+export type {
+  DeploymentStateRepository,
+  LedgerSize,
+  OperationsRepository,
+  RateLimitsRepository,
+} from './operations-storage.js';
 
 /**
  * Storage as repositories plus read and write transactions (the concurrency contract is explained

@@ -1,4 +1,5 @@
-import { GENESIS_PARENT, canonicalJson, receiptId, sha256Hex } from '@runledger/verify';
+import { GENESIS_PARENT, canonicalJson, receiptId } from '@runledger/verify';
+import { sha256Hex } from '@runledger/verify/hash';
 import { RunledgerError, conflict, invalidInput } from '../errors.js';
 import type { ChainHead } from '../ports/run-storage.js';
 import type { CheckStatus } from '../schemas/enums.js';

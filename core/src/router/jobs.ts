@@ -2,7 +2,7 @@ import { notFound } from '../errors.js';
 import { newJobLeaseState } from '../leases/machine.js';
 import type { JobRecord } from '../ports/router-storage.js';
 import type { Repositories } from '../ports/storage.js';
-import type { RouterJob } from '../schemas/router.js';
+import type { JobCreateBody, RouterJob } from '../schemas/router.js';
 import type { RouterUseCases } from './api.js';
 import { activeMember, type RouterContext } from './context.js';
 import { routerId } from './ids.js';
@@ -41,30 +41,7 @@ export function jobUseCases(ctx: RouterContext): JobUseCases {
       const at = now.toISOString();
       return outbox.write(async (tx, receipts) => {
         await activeMember(tx, input.member_id, now);
-        const job: JobRecord = {
-          ...newJobLeaseState(),
-          lease_expires_at: null,
-          job_id: routerId('job', random),
-          member_id: input.member_id,
-          type: input.type,
-          node_class: priced.node_class,
-          hours: priced.hours,
-          hourly_rate: priced.hourly_rate,
-          estimated_amount: priced.amount,
-          currency: priced.currency,
-          input: input.input === undefined ? null : JSON.stringify(input.input),
-          progress: null,
-          message: null,
-          log_lines: 0,
-          result: null,
-          error: null,
-          cost: null,
-          billed_seconds: null,
-          created_at: at,
-          accepted_at: null,
-          finished_at: null,
-          updated_at: at,
-        };
+        const job = newJob(input, priced, routerId('job', random), at);
         await tx.jobs.insert(job);
         receipts.push(
           ctx.receipt(
@@ -131,5 +108,38 @@ export function jobUseCases(ctx: RouterContext): JobUseCases {
         return jobView(tx, next.job, max);
       });
     },
+  };
+}
+
+/** A new queued job, priced from the server's table. */
+function newJob(
+  input: JobCreateBody,
+  priced: ReturnType<typeof quote>,
+  jobId: string,
+  at: string,
+): JobRecord {
+  return {
+    ...newJobLeaseState(),
+    lease_expires_at: null,
+    job_id: jobId,
+    member_id: input.member_id,
+    type: input.type,
+    node_class: priced.node_class,
+    hours: priced.hours,
+    hourly_rate: priced.hourly_rate,
+    estimated_amount: priced.amount,
+    currency: priced.currency,
+    input: input.input === undefined ? null : JSON.stringify(input.input),
+    progress: null,
+    message: null,
+    log_lines: 0,
+    result: null,
+    error: null,
+    cost: null,
+    billed_seconds: null,
+    created_at: at,
+    accepted_at: null,
+    finished_at: null,
+    updated_at: at,
   };
 }

@@ -1,5 +1,5 @@
 import { notFound } from '../errors.js';
-import { receiptLeaf } from '@runledger/verify';
+import { receiptLeaf } from '@runledger/verify/ledger';
 import { LEDGER_LOG, appendLeavesAfter, treeTail } from '../checkpoints/tree.js';
 import { nowIso } from '../time.js';
 import { buildReceipt } from '../receipts/build.js';

@@ -4,19 +4,13 @@ import { pinnedFlightSheet } from '../flight-sheets/use-cases.js';
 import { nowIso } from '../time.js';
 import { newId } from '../ids.js';
 import type { CheckRecord } from '../ports/storage.js';
-import type { Verdict } from '../schemas/verdict.js';
 import type { Deps } from '../deps.js';
 import type { RunUseCases } from './api.js';
 import { computeVerdict } from '../verdict/compute.js';
-import {
-  afterAudit,
-  assertCanApprove,
-  assertCanAudit,
-  assertCanFinalize,
-  assertCanGrade,
-} from './lifecycle.js';
+import { afterAudit, assertCanApprove, assertCanAudit, assertCanGrade } from './lifecycle.js';
 import { endWithRunUpdate, updateRun } from './update-run.js';
 import { loadRun, loadRunForUpdate, toApproval, toCheck } from './views.js';
+import { runFindingUseCases } from './findings.js';
 
 type ReviewUseCases = Pick<
   RunUseCases,
@@ -75,46 +69,6 @@ export function runReviewUseCases(deps: Deps): ReviewUseCases {
       });
     },
 
-    async checks(actor, runId) {
-      return storage.read(async (tx) => {
-        const run = await loadRun(tx, actor.orgId, runId);
-        return { checks: (await tx.checks.listByRun(actor.orgId, run.id)).map(toCheck) };
-      });
-    },
-
-    async flags(actor, runId) {
-      return storage.read(async (tx) => {
-        const run = await loadRun(tx, actor.orgId, runId);
-        const checks = await tx.checks.listByRun(actor.orgId, run.id);
-        return {
-          flags: checks
-            .filter((c) => c.status === 'flag')
-            .map((c) => ({ key: c.key, severity: c.severity, detail: c.detail })),
-        };
-      });
-    },
-
-    async verdict(actor, runId): Promise<Verdict> {
-      const run = await storage.read((tx) => loadRun(tx, actor.orgId, runId));
-      if (!run.verdict) throw notFound('verdict');
-      return run.verdict;
-    },
-
-    async findings(actor, runId) {
-      return storage.write(async (tx) => {
-        const run = await loadRun(tx, actor.orgId, runId);
-        const checks = await tx.checks.listByRun(actor.orgId, run.id);
-        const open = checks.filter((c) => c.status === 'open').length;
-        if (assertCanFinalize(run.state, open) === 'already_finalized' && run.verdict) {
-          return run.verdict;
-        }
-        const sheet = await pinnedFlightSheet(tx, actor.orgId, run.flight_sheet_id);
-        const verdict = computeVerdict(checks, sheet);
-        await updateRun(tx, run, { state: 'finalized', verdict, updated_at: nowIso(clock) });
-        return verdict;
-      });
-    },
-
     async approve(actor, runId, input) {
       // An approval names a person; an API key acts for automation.
       if (actor.kind !== 'user') throw forbidden('an API key cannot decide a run; a person must');
@@ -132,5 +86,6 @@ export function runReviewUseCases(deps: Deps): ReviewUseCases {
         return toApproval(approval);
       });
     },
+    ...runFindingUseCases(deps),
   };
 }

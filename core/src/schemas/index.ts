@@ -1,18 +1,186 @@
-export * from './enums.js';
-export * from './common.js';
-export * from './flight-sheet.js';
-export * from './check.js';
-export * from './verdict.js';
-export * from './approval.js';
-export * from './receipt.js';
-export * from './ledger.js';
-export * from './incident.js';
-export * from './evidence.js';
-export * from './identity.js';
-export * from './router.js';
-export * from './run.js';
-export * from './tribunal.js';
-export * from './checkpoint.js';
-export * from './audit-receipt.js';
-export * from './attestation.js';
-export * from './json-input.js';
+export {
+  ApprovalDecision,
+  CheckCategory,
+  CheckKind,
+  CheckStatus,
+  CompareOp,
+  EvidenceKind,
+  EvidenceTextKind,
+  IncidentKind,
+  JobStatus,
+  JobType,
+  LedgerErrorCode,
+  NodeClass,
+  Role,
+  RouterReceiptType,
+  RuleSeverity,
+  RunEvent,
+  RunState,
+  Severity,
+  ShareIdentity,
+  TierLevel,
+  VerdictOutcome,
+} from './enums.js';
+export { NextCursor, Sha256Hex, Timestamp } from './common.js';
+export {
+  AllowValuesCheck,
+  AutoRule,
+  CATEGORY_OF_OP,
+  ChecklistRule,
+  CompareCheck,
+  DenyTermsCheck,
+  EvidenceCheck,
+  FlightSheet,
+  FlightSheetInput,
+  FlightSheetList,
+  FlightSheetRule,
+  RequiredCheck,
+  RuleCheck,
+  SchemaCheck,
+  SumCheck,
+} from './flight-sheet.js';
+export { Check, CheckDraft, CheckGradeIn, ChecksList, FlagsList } from './check.js';
+export { Verdict, VerdictCounts } from './verdict.js';
+export { Approval, ApprovalIn } from './approval.js';
+export { PublicReceipt, Receipt, SharedReceipt } from './receipt.js';
+export { LedgerEntry, LedgerList, LedgerVerifyError, LedgerVerifyResult } from './ledger.js';
+export { Incident, IncidentIn, IncidentList } from './incident.js';
+export { Evidence, EVIDENCE_CONTENT_MAX, EvidenceIn } from './evidence.js';
+export {
+  AcceptInviteBody,
+  ApiKey,
+  ApiKeyCreateBody,
+  ApiKeyCreated,
+  ApiKeyList,
+  AuthRequestBody,
+  AuthRequestResult,
+  AuthToken,
+  AuthVerifyBody,
+  EmailAddress,
+  Invite,
+  InviteCreateBody,
+  InviteCreated,
+  InviteList,
+  Member,
+  MemberList,
+  MemberRoleBody,
+  Org,
+  OrgUpdateBody,
+  Principal,
+  Project,
+  ProjectCreateBody,
+  ProjectList,
+} from './identity.js';
+export {
+  ArtifactInput,
+  ComputeInventory,
+  ComputeNode,
+  ComputeQuote,
+  Dataset,
+  DatasetAccess,
+  DatasetAccessBody,
+  DatasetCreateBody,
+  DatasetList,
+  DatasetStageBody,
+  DatasetStatus,
+  JobArtifact,
+  JobCancelBody,
+  JobCreateBody,
+  JobLease,
+  JobManualCompleteBody,
+  JobStartBody,
+  MemberActivateBody,
+  MemberActivated,
+  MemberCreateBody,
+  MemberStatus,
+  NodeClassInfo,
+  NodeRegisterBody,
+  NodeStatus,
+  PaymentEvent,
+  PaymentOutcome,
+  PaymentReceived,
+  QuoteBody,
+  RouterHealth,
+  RouterJob,
+  RouterMember,
+  RouterMemberStatus,
+  RouterSummary,
+  RouterWorker,
+  RouterWorkerList,
+  WorkerAcceptBody,
+  WorkerArtifactsBody,
+  WorkerCompleteBody,
+  WorkerFailBody,
+  WorkerHeartbeat,
+  WorkerHeartbeatBody,
+  WorkerLeaseBody,
+  WorkerLogsBody,
+  WorkerRegisterBody,
+  WorkerRegistered,
+  WorkerStatusBody,
+} from './router.js';
+export {
+  AgentProfile,
+  AuditResponse,
+  EvidenceList,
+  ReceiptsRecent,
+  Run,
+  RunComposite,
+  RunCreateBody,
+  RunList,
+  RunOwnership,
+  Submission,
+  SubmissionIn,
+} from './run.js';
+export {
+  RunnerClaimBody,
+  RunnerCompleteBody,
+  RunnerFailBody,
+  RunnerSheet,
+  RunnerStatusBody,
+  RunnerTask,
+  RunnerTaskState,
+  TribunalGradeBody,
+  TribunalHistoryEntry,
+  TribunalQueued,
+  TribunalRegradeBody,
+  TribunalSheetRef,
+  TribunalStatus,
+  TribunalTaskStatus,
+  TribunalVerdict,
+} from './tribunal.js';
+export {
+  ConsistencyProof,
+  InclusionProof,
+  KeysDocument,
+  PublishedKey,
+  SignedCheckpoint,
+} from './checkpoint.js';
+export {
+  AUDIT_EVENT_SCHEMAS,
+  AuditActor,
+  AuditActorKind,
+  AuditApiKeyCreated,
+  AuditApiKeyFirstUsed,
+  AuditApiKeyRevoked,
+  AuditEvent,
+  AuditEventType,
+  AuditFlightSheetPublished,
+  AuditIncidentOpened,
+  AuditInviteAccepted,
+  AuditInviteCreated,
+  AuditInviteRevoked,
+  AuditList,
+  AuditMemberRemoved,
+  AuditMemberRoleChanged,
+  AuditOrgShareIdentityChanged,
+  AuditReceipt,
+  AuditReceiptPayload,
+  AuditShareLinkCreated,
+  AuditSignInFailed,
+  AuditSigningKeyRotated,
+  AuditSignInSucceeded,
+  AuditTribunalRegraded,
+} from './audit-receipt.js';
+export { DsseEnvelope, SigstoreBundle } from './attestation.js';
+export { inputProblem, type InputProblem, MAX_JSON_DEPTH, textProblem } from './json-input.js';

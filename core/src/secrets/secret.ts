@@ -1,4 +1,4 @@
-import { sha256Hex } from '@runledger/verify';
+import { sha256Hex } from '@runledger/verify/hash';
 import { invalidInput } from '../errors.js';
 import type { Random } from '../ports/random.js';
 

@@ -1,4 +1,4 @@
-import { noteSigner, publishedKey } from '@runledger/verify';
+import { noteSigner, publishedKey } from '@runledger/verify/note';
 import type { CheckpointSigner } from '../ports/checkpoint-signer.js';
 
 /**

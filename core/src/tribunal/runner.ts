@@ -56,61 +56,13 @@ export function runnerUseCases(deps: Deps): RunnerUseCases {
   const ttl = config.tribunalClaimTtlSeconds;
   const maxAttempts = config.tribunalMaxAttempts;
 
-  /** Every claim call first requeues (or, on the last attempt, fails) the tasks whose claim expired. */
-  async function expireClaims(tx: Repositories, now: Date): Promise<void> {
-    const at = now.toISOString();
-    for (const task of await tx.tribunalTasks.expiredClaims(at, EXPIRE_BATCH)) {
-      const next = await applyTaskEvent(tx, task, { type: 'expire', now, maxAttempts });
-      const verdict = await verdictOf(tx, task);
-      if (next.status === 'failed') {
-        await moveVerdict(
-          tx,
-          verdict,
-          'grading',
-          {
-            status: 'failed',
-            error: `the grading claim expired on attempt ${task.attempt} of ${maxAttempts}`,
-            graded_at: at,
-          },
-          at,
-        );
-      } else {
-        await moveVerdict(tx, verdict, 'grading', { status: 'queued' }, at);
-      }
-    }
-  }
-
-  /**
-   * A runner call on a held claim: the machine refuses a stale, expired or superseded token first
-   * (409 before any 400 about the body), then `finish` does the call's work, then the fenced UPDATE.
-   */
-  function held(
-    taskId: string,
-    type: 'status' | 'complete' | 'fail',
-    claimToken: string,
-    finish: (tx: Repositories, task: TribunalTaskRecord, at: string) => Promise<string | null>,
-  ): Promise<RunnerTaskState> {
-    const now = clock.now();
-    const at = now.toISOString();
-    return storage.write(async (tx) => {
-      const task = await tx.tribunalTasks.byId(taskId);
-      if (!task) throw notFound('task');
-      const token_hash = hashSecret(claimToken);
-      const event: TaskEvent =
-        type === 'status' ? { type, token_hash, now, ttl_seconds: ttl } : { type, token_hash, now };
-      transitionTask(claimStateOf(task), event);
-      const message = await finish(tx, task, at);
-      return toTaskState(await applyTaskEvent(tx, task, event, message));
-    });
-  }
-
   return {
     async claim(input) {
       const now = clock.now();
       const at = now.toISOString();
       const token = `${CLAIM_TOKEN_PREFIX}${newSecret(random)}`;
       return storage.write(async (tx) => {
-        await expireClaims(tx, now);
+        await expireClaims(tx, now, maxAttempts);
         for (const candidate of await tx.tribunalTasks.oldestQueued(CLAIM_CANDIDATES)) {
           let task: TribunalTaskRecord;
           try {
@@ -128,29 +80,20 @@ export function runnerUseCases(deps: Deps): RunnerUseCases {
           }
           const verdict = await verdictOf(tx, task);
           await moveVerdict(tx, verdict, 'queued', { status: 'grading' }, at);
-          return {
-            task_id: task.task_id,
-            verdict_id: task.verdict_id,
-            claim_token: token,
-            claim_expires_at: task.claim_expires_at!,
-            attempt: task.attempt,
-            flight_sheet: runnerSheetOf(verdict),
-            submission: JSON.parse(verdict.submission_text) as RunnerTask['submission'],
-            evidence: evidenceOf(verdict),
-          };
+          return toRunnerTask(task, verdict, token);
         }
         return null;
       });
     },
 
     reportStatus(taskId, input) {
-      return held(taskId, 'status', input.claim_token, async (_tx, task) =>
+      return held(deps, taskId, 'status', input.claim_token, async (_tx, task) =>
         input.message === undefined ? task.message : input.message,
       );
     },
 
     complete(taskId, input) {
-      return held(taskId, 'complete', input.claim_token, async (tx, task, at) => {
+      return held(deps, taskId, 'complete', input.claim_token, async (tx, task, at) => {
         const verdict = await verdictOf(tx, task);
         const sheet = pinnedSheetOf(verdict);
         const checks = acceptRunnerChecks(sheet, input.checks);
@@ -172,7 +115,7 @@ export function runnerUseCases(deps: Deps): RunnerUseCases {
     },
 
     fail(taskId, input) {
-      return held(taskId, 'fail', input.claim_token, async (tx, task, at) => {
+      return held(deps, taskId, 'fail', input.claim_token, async (tx, task, at) => {
         const verdict = await verdictOf(tx, task);
         await moveVerdict(
           tx,
@@ -184,5 +127,73 @@ export function runnerUseCases(deps: Deps): RunnerUseCases {
         return task.message;
       });
     },
+  };
+}
+
+/** Every claim call first requeues (or, on the last attempt, fails) the tasks whose claim expired. */
+async function expireClaims(tx: Repositories, now: Date, maxAttempts: number): Promise<void> {
+  const at = now.toISOString();
+  for (const task of await tx.tribunalTasks.expiredClaims(at, EXPIRE_BATCH)) {
+    const next = await applyTaskEvent(tx, task, { type: 'expire', now, maxAttempts });
+    const verdict = await verdictOf(tx, task);
+    if (next.status === 'failed') {
+      await moveVerdict(
+        tx,
+        verdict,
+        'grading',
+        {
+          status: 'failed',
+          error: `the grading claim expired on attempt ${task.attempt} of ${maxAttempts}`,
+          graded_at: at,
+        },
+        at,
+      );
+    } else {
+      await moveVerdict(tx, verdict, 'grading', { status: 'queued' }, at);
+    }
+  }
+}
+
+/**
+ * A runner call on a held claim: the machine refuses a stale, expired or superseded token first
+ * (409 before any 400 about the body), then `finish` does the call's work, then the fenced UPDATE.
+ */
+function held(
+  deps: Deps,
+  taskId: string,
+  type: 'status' | 'complete' | 'fail',
+  claimToken: string,
+  finish: (tx: Repositories, task: TribunalTaskRecord, at: string) => Promise<string | null>,
+): Promise<RunnerTaskState> {
+  const { storage, clock, config } = deps;
+  const ttl = config.tribunalClaimTtlSeconds;
+  const now = clock.now();
+  const at = now.toISOString();
+  return storage.write(async (tx) => {
+    const task = await tx.tribunalTasks.byId(taskId);
+    if (!task) throw notFound('task');
+    const token_hash = hashSecret(claimToken);
+    const event: TaskEvent =
+      type === 'status' ? { type, token_hash, now, ttl_seconds: ttl } : { type, token_hash, now };
+    transitionTask(claimStateOf(task), event);
+    const message = await finish(tx, task, at);
+    return toTaskState(await applyTaskEvent(tx, task, event, message));
+  });
+}
+
+function toRunnerTask(
+  task: TribunalTaskRecord,
+  verdict: TribunalVerdictRecord,
+  token: string,
+): RunnerTask {
+  return {
+    task_id: task.task_id,
+    verdict_id: task.verdict_id,
+    claim_token: token,
+    claim_expires_at: task.claim_expires_at!,
+    attempt: task.attempt,
+    flight_sheet: runnerSheetOf(verdict),
+    submission: JSON.parse(verdict.submission_text) as RunnerTask['submission'],
+    evidence: evidenceOf(verdict),
   };
 }

@@ -1,9 +1,10 @@
-import { canonicalJson, sha256Hex } from '@runledger/verify';
+import { canonicalJson } from '@runledger/verify';
+import { sha256Hex } from '@runledger/verify/hash';
 import { RunledgerError, conflict, notFound } from '../errors.js';
 import { findFlightSheet } from '../flight-sheets/use-cases.js';
 import { flightSheetContent, flightSheetSha256 } from '../flight-sheets/sha256.js';
 import { validateFlightSheetInput } from '../flight-sheets/validate.js';
-import { actorId, requireOwner } from '../actor.js';
+import { actorId, requireOwner, type Actor } from '../actor.js';
 import { auditActor, recordAudit } from '../audit-receipts/record.js';
 import { nowIso } from '../time.js';
 import { newId } from '../ids.js';
@@ -51,14 +52,7 @@ export function tribunalUseCases(deps: Deps): TribunalUseCases {
 
   return {
     async grade(actor, input) {
-      let submissionText: string;
-      try {
-        submissionText = canonicalJson(input.submission);
-      } catch (error) {
-        throw new RunledgerError('invalid_input', 'the submission is not plain JSON', {
-          cause: error,
-        });
-      }
+      const submissionText = canonicalSubmission(input.submission);
       const evidence = (input.evidence ?? []).map(({ kind, label, content }) => ({
         kind,
         label,
@@ -68,27 +62,7 @@ export function tribunalUseCases(deps: Deps): TribunalUseCases {
       const verdictId = newId('vrd', random);
       await storage.write(async (tx) => {
         const sheet = await pinSheet(tx, actor.orgId, input.flight_sheet);
-        const record: TribunalVerdictRecord = {
-          verdict_id: verdictId,
-          org_id: actor.orgId,
-          status: 'queued',
-          flight_sheet_id: sheet.id,
-          flight_sheet_slug: sheet.content.slug,
-          flight_sheet_version: sheet.content.version,
-          flight_sheet_sha256: flightSheetSha256(sheet.content),
-          flight_sheet_text: canonicalJson(flightSheetContent(sheet.content)),
-          submission_text: submissionText,
-          submission_sha256: sha256Hex(submissionText),
-          evidence_text: JSON.stringify(evidence),
-          checks: null,
-          verdict: null,
-          error: null,
-          graded_at: null,
-          history: [],
-          created_by: actorId(actor),
-          created_at: at,
-          updated_at: at,
-        };
+        const record = newVerdict(actor, verdictId, sheet, submissionText, evidence, at);
         await tx.tribunalVerdicts.insert(record);
         await tx.tribunalTasks.insert(newTask(verdictId, at, random));
       });
@@ -151,5 +125,48 @@ export function tribunalUseCases(deps: Deps): TribunalUseCases {
     },
 
     ...runnerUseCases(deps),
+  };
+}
+
+/** The submission as canonical JSON, or a 400 when it is not plain JSON. */
+function canonicalSubmission(submission: unknown): string {
+  try {
+    return canonicalJson(submission);
+  } catch (error) {
+    throw new RunledgerError('invalid_input', 'the submission is not plain JSON', {
+      cause: error,
+    });
+  }
+}
+
+/** A queued verdict of a sheet pinned at request time. */
+function newVerdict(
+  actor: Actor,
+  verdictId: string,
+  sheet: PinnedSheet,
+  submissionText: string,
+  evidence: { kind: string; label: string; content: string }[],
+  at: string,
+): TribunalVerdictRecord {
+  return {
+    verdict_id: verdictId,
+    org_id: actor.orgId,
+    status: 'queued',
+    flight_sheet_id: sheet.id,
+    flight_sheet_slug: sheet.content.slug,
+    flight_sheet_version: sheet.content.version,
+    flight_sheet_sha256: flightSheetSha256(sheet.content),
+    flight_sheet_text: canonicalJson(flightSheetContent(sheet.content)),
+    submission_text: submissionText,
+    submission_sha256: sha256Hex(submissionText),
+    evidence_text: JSON.stringify(evidence),
+    checks: null,
+    verdict: null,
+    error: null,
+    graded_at: null,
+    history: [],
+    created_by: actorId(actor),
+    created_at: at,
+    updated_at: at,
   };
 }

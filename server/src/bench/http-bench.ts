@@ -26,7 +26,7 @@ import { processCpuSeconds, processesCpuSeconds } from './cpu.js';
 import { cpuReader, httpClient, type CpuReader, type Figures } from './load.js';
 import { driveOpenLoop, type OpenLoopFigures } from './open-loop.js';
 import { authenticatedRead, fullFlow, health, leaseFlow, mintOnly, signIn } from './phases.js';
-import { seed } from './seed.js';
+import { seed, type SeededOrg } from './seed.js';
 
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(`--${name}`);
@@ -95,31 +95,71 @@ async function analyze(url: string): Promise<void> {
   }
 }
 
+/** The bench's organizations, seeded through the storage layer, which is closed after. */
+function seedOrgs(engine: 'sqlite' | 'postgres', storage: Storage) {
+  const mints = Math.round(seconds * (engine === 'sqlite' ? 3000 : 1500));
+  console.log(
+    `[${engine}] seeding ${mints} approved runs and chains of 10^3 and ${longChain} receipts…`,
+  );
+  const openMints = Math.ceil(openLoopRates.reduce((a, b) => a + b, 0) * seconds * 1.1);
+  return seed(storage, [
+    { email: 'mint@example.com', approved: mints, chain: 0 },
+    {
+      email: 'small@example.com',
+      approved: CHAIN_MINTS + 1,
+      chain: skip.has('chain') ? 0 : 1000,
+    },
+    {
+      email: 'large@example.com',
+      approved: CHAIN_MINTS + 1,
+      chain: skip.has('chain') ? 0 : longChain,
+    },
+    { email: 'flow@example.com', approved: 0, chain: 0 },
+    { email: 'open@example.com', approved: openMints, chain: 0 },
+  ]).finally(() => storage.close());
+}
+
+/** GET /health on node:http alone, the platform's floor beside the server's own. */
+async function bareHealth(): Promise<Figures> {
+  const bare = await startBareHttpChild();
+  const bareApi = httpClient(bare.url, 64);
+  try {
+    const barePid = bare.process.pid ?? -1;
+    await health(bareApi, 1);
+    return await cpuReader.run(
+      async () => ({ server: await processCpuSeconds(barePid) }),
+      () => health(bareApi, seconds),
+    );
+  } finally {
+    bareApi.close();
+    await bare.stop();
+  }
+}
+
+/** A mint's p50 at the end of a chain of 10^3 receipts and of the long chain. */
+async function chainPhases(
+  api: ReturnType<typeof httpClient>,
+  small: SeededOrg,
+  large: SeededOrg,
+): Promise<EngineResult['chain']> {
+  const chain: EngineResult['chain'] = {};
+  for (const [label, org, n] of skip.has('chain')
+    ? []
+    : ([
+        ['10^3', small, 1000],
+        [`10^${Math.log10(longChain)}`, large, longChain],
+      ] as const)) {
+    const figures = await mintOnly(api, await signIn(api, org.email), org.approved, 1, 600);
+    chain[label] = { receipts_in_chain: n, mint_p50_ms: figures.p50_ms };
+  }
+  return chain;
+}
+
 async function benchEngine(engine: 'sqlite' | 'postgres'): Promise<EngineResult> {
   const dir = await mkdtemp(join(tmpdir(), 'runledger-bench-http-'));
   try {
     return await withDatabase(engine, dir, async (dbEnv, open) => {
-      const mints = Math.round(seconds * (engine === 'sqlite' ? 3000 : 1500));
-      console.log(
-        `[${engine}] seeding ${mints} approved runs and chains of 10^3 and ${longChain} receipts…`,
-      );
-      const storage = await open();
-      const openMints = Math.ceil(openLoopRates.reduce((a, b) => a + b, 0) * seconds * 1.1);
-      const [mint, small, large, flow, openOrg] = await seed(storage, [
-        { email: 'mint@example.com', approved: mints, chain: 0 },
-        {
-          email: 'small@example.com',
-          approved: CHAIN_MINTS + 1,
-          chain: skip.has('chain') ? 0 : 1000,
-        },
-        {
-          email: 'large@example.com',
-          approved: CHAIN_MINTS + 1,
-          chain: skip.has('chain') ? 0 : longChain,
-        },
-        { email: 'flow@example.com', approved: 0, chain: 0 },
-        { email: 'open@example.com', approved: openMints, chain: 0 },
-      ]).finally(() => storage.close());
+      const [mint, small, large, flow, openOrg] = await seedOrgs(engine, await open());
       const server = await startServerChild(
         serverMain,
         {
@@ -151,37 +191,13 @@ async function benchEngine(engine: 'sqlite' | 'postgres'): Promise<EngineResult>
           await health(api, 1);
           record('health', await health(api, seconds));
           // Beside the server's own /health floor, the platform's: node:http alone, same load.
-          const bare = await startBareHttpChild();
-          const bareApi = httpClient(bare.url, 64);
-          try {
-            const barePid = bare.process.pid ?? -1;
-            await health(bareApi, 1);
-            record(
-              'node:http alone',
-              await cpuReader.run(
-                async () => ({ server: await processCpuSeconds(barePid) }),
-                () => health(bareApi, seconds),
-              ),
-            );
-          } finally {
-            bareApi.close();
-            await bare.stop();
-          }
+          record('node:http alone', await bareHealth());
           const authMint = await signIn(api, mint!.email);
           if (!skip.has('read'))
             record('authenticated read', await authenticatedRead(api, authMint, seconds));
           if (!skip.has('mint'))
             record('mint only', await mintOnly(api, authMint, mint!.approved, 64, seconds));
-          const chain: EngineResult['chain'] = {};
-          for (const [label, org, n] of skip.has('chain')
-            ? []
-            : ([
-                ['10^3', small!, 1000],
-                [`10^${Math.log10(longChain)}`, large!, longChain],
-              ] as const)) {
-            const figures = await mintOnly(api, await signIn(api, org.email), org.approved, 1, 600);
-            chain[label] = { receipts_in_chain: n, mint_p50_ms: figures.p50_ms };
-          }
+          const chain = await chainPhases(api, small!, large!);
           if (!skip.has('flow'))
             record(
               'full flow',

@@ -63,7 +63,7 @@ export interface Figures {
   /**
    * CPU microseconds per completed operation, by process (`client`: this load generator; the others
    * as the phase's `cpuReader` names them), over the timed window; null where it cannot be read.
-   * It shows which process the cores went to; like a rate, it moves when the VM is slow.
+   * It shows which process the cores went to; like a rate, it moves when the machine is busy.
    */
   cpu_us_per_op: Record<string, number | null>;
 }

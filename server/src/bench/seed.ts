@@ -13,10 +13,10 @@ import {
 import {
   createRunledger,
   defaultRunledgerConfig,
-  GENESIS_PARENT,
   type Actor,
   type Runledger,
 } from '@runledger/core';
+import { GENESIS_PARENT } from '@runledger/verify';
 import { type Storage } from '@runledger/core/ports';
 
 export const REPORT = {

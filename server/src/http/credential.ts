@@ -1,4 +1,5 @@
-import { RunledgerError, constantTimeEqual } from '@runledger/core';
+import { RunledgerError } from '@runledger/core';
+import { constantTimeEqual } from '@runledger/core/adapter';
 import type { Request } from 'express';
 
 export interface InternalCredential {

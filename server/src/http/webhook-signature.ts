@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
-import { RunledgerError, constantTimeEqual } from '@runledger/core';
+import { RunledgerError } from '@runledger/core';
+import { constantTimeEqual } from '@runledger/core/adapter';
 
 /** Signatures older (or further in the future) than this are refused, so a captured request cannot be replayed later. */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;

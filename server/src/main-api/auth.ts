@@ -24,6 +24,8 @@ export interface AuthRouteDeps {
     /** Token guesses (POST /auth/verify and /auth/accept-invite) per client address. */
     verifyPerIp: RateLimiter;
   };
+  /** PUBLIC_BASE_URL: the help page's command names the deployment, not a placeholder. */
+  publicBaseUrl: string;
 }
 
 const TokenQuery = z.object({ token: z.string().max(512).optional() }).strict();
@@ -44,7 +46,11 @@ function tokenAnswer(signer: JwtSigner, signIn: SignIn) {
 }
 
 /** GET on an e-mailed link explains what to do instead of consuming the token. */
-function linkHelpRoute(path: '/auth/verify' | '/auth/accept-invite', what: string): Route {
+function linkHelpRoute(
+  path: '/auth/verify' | '/auth/accept-invite',
+  what: string,
+  publicBaseUrl: string,
+): Route {
   return defineRoute({
     method: 'get',
     path,
@@ -57,7 +63,7 @@ function linkHelpRoute(path: '/auth/verify' | '/auth/accept-invite', what: strin
     query: TokenQuery,
     status: 200,
     response: LinkHelp,
-    html: linkHelpPage,
+    html: (help) => linkHelpPage(help, publicBaseUrl),
     handler: async ({ query }) => ({
       detail: `To finish, POST the token as JSON to ${path}; opening this link does not use it.`,
       method: 'POST' as const,
@@ -67,7 +73,7 @@ function linkHelpRoute(path: '/auth/verify' | '/auth/accept-invite', what: strin
   });
 }
 
-export function authRoutes({ runledger, signer, limits }: AuthRouteDeps): Route[] {
+export function authRoutes({ runledger, signer, limits, publicBaseUrl }: AuthRouteDeps): Route[] {
   return [
     defineRoute({
       method: 'post',
@@ -88,7 +94,7 @@ export function authRoutes({ runledger, signer, limits }: AuthRouteDeps): Route[
         return withoutRemoteDevLink(req, await runledger.auth.requestLink(body.email));
       },
     }),
-    linkHelpRoute('/auth/verify', 'sign-in'),
+    linkHelpRoute('/auth/verify', 'sign-in', publicBaseUrl),
     defineRoute({
       method: 'post',
       path: '/auth/verify',
@@ -105,7 +111,7 @@ export function authRoutes({ runledger, signer, limits }: AuthRouteDeps): Route[
         return tokenAnswer(signer, await runledger.auth.verifyLink(body.token));
       },
     }),
-    linkHelpRoute('/auth/accept-invite', 'invitation'),
+    linkHelpRoute('/auth/accept-invite', 'invitation', publicBaseUrl),
     defineRoute({
       method: 'post',
       path: '/auth/accept-invite',

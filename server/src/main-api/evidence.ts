@@ -91,6 +91,19 @@ export function evidenceRoutes({
         });
       },
     }),
+    ...evidenceReadRoutes({ runledger, blobs }),
+  ];
+}
+
+/** Reading a run's evidence: the list, and a file's content. */
+function evidenceReadRoutes({
+  runledger,
+  blobs,
+}: {
+  runledger: Runledger;
+  blobs: BlobStore;
+}): Route[] {
+  return [
     defineRoute({
       method: 'get',
       path: '/runs/{run_id}/evidence',

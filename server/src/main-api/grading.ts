@@ -56,6 +56,13 @@ export function gradingRoutes({ runledger }: { runledger: Runledger }): Route[] 
       errors: [404, 409],
       handler: async ({ actor, params }) => runledger.runs.findings(actor, params.run_id),
     }),
+    ...gradeReadRoutes({ runledger }),
+  ];
+}
+
+/** What an audit left: a run's checks, flags and verdict. */
+function gradeReadRoutes({ runledger }: { runledger: Runledger }): Route[] {
+  return [
     defineRoute({
       method: 'get',
       path: '/runs/{run_id}/checks',

@@ -56,6 +56,13 @@ export function orgRoutes({ runledger }: { runledger: Runledger }): Route[] {
         return { members: page.items, next: page.next };
       },
     }),
+    ...orgInviteAndMemberRoutes({ runledger }),
+  ];
+}
+
+/** An owner's invites and the members' roles. */
+function orgInviteAndMemberRoutes({ runledger }: { runledger: Runledger }): Route[] {
+  return [
     defineRoute({
       method: 'post',
       path: '/org/invites',

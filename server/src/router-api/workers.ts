@@ -39,30 +39,6 @@ function registrationGuard(key: string | null): (req: Request) => void {
 }
 
 export function workerRoutes({ runledger, registrationKey }: WorkerRouteDeps): Route[] {
-  /** A worker call on one job under its lease: only the action, the body and the use case differ. */
-  const leaseCall = <B extends z.ZodType>(
-    action: string,
-    summary: string,
-    description: string,
-    body: B,
-    call: (actor: WorkerActor, jobId: string, input: z.output<B>) => Promise<RouterJob>,
-  ) =>
-    defineRoute({
-      method: 'post',
-      path: `/workers/jobs/{job_id}/${action}`,
-      summary,
-      description,
-      tag: 'workers',
-      auth: 'worker',
-      params: JobParams,
-      body,
-      status: 200,
-      response: RouterJob,
-      errors: [404, 409],
-      handler: async ({ actor, params, body: input }) =>
-        call(actor, params.job_id, input as z.output<B>),
-    });
-
   return [
     defineRoute({
       method: 'post',
@@ -110,6 +86,38 @@ export function workerRoutes({ runledger, registrationKey }: WorkerRouteDeps): R
       noContent: 'No queued job for this node class',
       handler: async ({ actor }) => runledger.router.leaseJob(actor),
     }),
+    ...leaseCallRoutes(runledger),
+  ];
+}
+
+/** A worker call on one job under its lease: only the action, the body and the use case differ. */
+function leaseCall<B extends z.ZodType>(
+  action: string,
+  summary: string,
+  description: string,
+  body: B,
+  call: (actor: WorkerActor, jobId: string, input: z.output<B>) => Promise<RouterJob>,
+) {
+  return defineRoute({
+    method: 'post',
+    path: `/workers/jobs/{job_id}/${action}`,
+    summary,
+    description,
+    tag: 'workers',
+    auth: 'worker',
+    params: JobParams,
+    body,
+    status: 200,
+    response: RouterJob,
+    errors: [404, 409],
+    handler: async ({ actor, params, body: input }) =>
+      call(actor, params.job_id, input as z.output<B>),
+  });
+}
+
+/** The calls a worker makes on a job it holds, each checked against its lease token. */
+function leaseCallRoutes(runledger: Runledger): Route[] {
+  return [
     leaseCall(
       'accept',
       'leased → running; billing starts now',

@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
-import { constantTimeEqual, RunledgerError, type Actor, type Runledger } from '@runledger/core';
+import { RunledgerError, type Actor, type Runledger } from '@runledger/core';
+import { constantTimeEqual } from '@runledger/core/adapter';
 import type { Request, Response } from 'express';
 import type { JwtSigner } from '../http/jwt.js';
 import { cookieName, cookiesOf, setCookie, type CookiePolicy } from './cookies.js';

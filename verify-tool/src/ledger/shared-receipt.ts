@@ -87,28 +87,10 @@ export function verifySharedReceipt(
   );
   if (hashes.some((h) => h === null)) return fail('inclusion_proof.hashes must be 64-hex strings');
 
-  const computed = sha256Hex(canonicalJson(payload));
-  if (computed !== receipt_sha256) {
-    findings.push({
-      code: 'hash_mismatch',
-      message: `the payload hashes to ${computed}, receipt_sha256 is ${receipt_sha256}`,
-    });
-  }
   const seq = org_seq as number;
-  if (payload.org_seq !== seq || proof.leaf_index !== seq) {
-    findings.push({
-      code: 'field_mismatch',
-      message: `org_seq ${seq}, payload.org_seq ${JSON.stringify(payload.org_seq)} and leaf_index ${String(proof.leaf_index)} must agree`,
-    });
-  }
-  const expectedId = receiptId(
-    options.receiptPrefix ?? DEFAULT_RECEIPT_PREFIX,
-    seq,
-    receipt_sha256,
+  findings.push(
+    ...receiptFindings(payload, seq, proof.leaf_index, receipt_id, receipt_sha256, options),
   );
-  if (receipt_id !== expectedId) {
-    findings.push({ code: 'field_mismatch', message: `receipt_id should be ${expectedId}` });
-  }
   const checked = checkSignedCheckpoint(note, {
     originSuffix: `/orgs/${String(payload.org_id)}`,
     size: proof.tree_size as number,
@@ -143,4 +125,38 @@ export function verifySharedReceipt(
     },
     authorship: checked.authorship,
   };
+}
+
+/** The receipt against itself: its payload's hash, its sequence number in three places, its id. */
+function receiptFindings(
+  payload: Record<string, unknown>,
+  seq: number,
+  leafIndex: unknown,
+  receipt_id: string,
+  receipt_sha256: string,
+  options: { receiptPrefix?: string },
+): SharedReceiptResult['findings'] {
+  const findings: SharedReceiptResult['findings'] = [];
+  const computed = sha256Hex(canonicalJson(payload));
+  if (computed !== receipt_sha256) {
+    findings.push({
+      code: 'hash_mismatch',
+      message: `the payload hashes to ${computed}, receipt_sha256 is ${receipt_sha256}`,
+    });
+  }
+  if (payload.org_seq !== seq || leafIndex !== seq) {
+    findings.push({
+      code: 'field_mismatch',
+      message: `org_seq ${seq}, payload.org_seq ${JSON.stringify(payload.org_seq)} and leaf_index ${String(leafIndex)} must agree`,
+    });
+  }
+  const expectedId = receiptId(
+    options.receiptPrefix ?? DEFAULT_RECEIPT_PREFIX,
+    seq,
+    receipt_sha256,
+  );
+  if (receipt_id !== expectedId) {
+    findings.push({ code: 'field_mismatch', message: `receipt_id should be ${expectedId}` });
+  }
+  return findings;
 }

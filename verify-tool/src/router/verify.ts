@@ -88,6 +88,78 @@ function fieldProblems(line: Record<string, unknown>): string[] {
  * the writer appends to, so a deleted or inserted line shows up as a seq_mismatch right there.
  * Blank lines at the end of the file are ignored; blank lines between receipts are bad_line.
  */
+type Report = (line: number, receiptId: unknown, code: RouterErrorCode, message: string) => void;
+
+/** A line as JSON with its recomputed checksum, or null (reported) when it has none. */
+function parseLine(
+  text: string,
+  lineNo: number,
+  report: Report,
+): { line: Record<string, unknown>; computed: string } | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    report(lineNo, null, 'bad_line', `line is not JSON: ${(error as Error).message}`);
+    return null;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    report(lineNo, null, 'bad_line', 'line is not a JSON object');
+    return null;
+  }
+  const line = value as Record<string, unknown>;
+  let computed: string;
+  try {
+    computed = routerReceiptChecksum(line);
+  } catch (error) {
+    report(
+      lineNo,
+      line.receipt_id,
+      'bad_line',
+      `line has no canonical form: ${(error as Error).message}`,
+    );
+    return null;
+  }
+  return { line, computed };
+}
+
+/** A line's fields, its checksum, its link to the line before (either of its checksums) and its seq. */
+function checkLine(
+  line: Record<string, unknown>,
+  computed: string,
+  previous: { stored: string; computed: string } | null,
+  lineNo: number,
+  report: Report,
+): void {
+  for (const problem of fieldProblems(line)) report(lineNo, line.receipt_id, 'bad_field', problem);
+  if (line.checksum_sha256 !== computed) {
+    report(lineNo, line.receipt_id, 'checksum_mismatch', `the line hashes to ${computed}`);
+  }
+  // Either checksum of the line before will do: a broken line is reported once, on itself.
+  if (
+    previous !== null &&
+    line.prev_checksum_sha256 !== previous.stored &&
+    line.prev_checksum_sha256 !== previous.computed
+  ) {
+    report(
+      lineNo,
+      line.receipt_id,
+      'chain_broken',
+      lineNo === 1
+        ? 'the first line must have prev_checksum_sha256 of 64 zeros'
+        : "prev_checksum_sha256 is not the previous line's checksum",
+    );
+  }
+  if (line.seq !== lineNo) {
+    report(
+      lineNo,
+      line.receipt_id,
+      'seq_mismatch',
+      `seq ${JSON.stringify(line.seq)} on line ${lineNo}`,
+    );
+  }
+}
+
 export async function verifyRouterReceiptLines(
   lines: AsyncIterable<string> | Iterable<string>,
   options: RouterVerifyOptions,
@@ -105,7 +177,7 @@ export async function verifyRouterReceiptLines(
     computed: FIRST_PREV_CHECKSUM,
   };
 
-  const report = (line: number, receiptId: unknown, code: RouterErrorCode, message: string) => {
+  const report: Report = (line, receiptId, code, message) => {
     const receipt_id = typeof receiptId === 'string' ? receiptId : null;
     if (errors.length < maxErrors)
       errors.push({ file: options.fileName, line, receipt_id, code, message });
@@ -122,61 +194,13 @@ export async function verifyRouterReceiptLines(
     blankLines = [];
     checked += 1;
 
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (error) {
-      report(lineNo, null, 'bad_line', `line is not JSON: ${(error as Error).message}`);
+    const parsed = parseLine(text, lineNo, report);
+    if (parsed === null) {
       previous = null;
       continue;
     }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      report(lineNo, null, 'bad_line', 'line is not a JSON object');
-      previous = null;
-      continue;
-    }
-    const line = value as Record<string, unknown>;
-    let computed: string;
-    try {
-      computed = routerReceiptChecksum(line);
-    } catch (error) {
-      report(
-        lineNo,
-        line.receipt_id,
-        'bad_line',
-        `line has no canonical form: ${(error as Error).message}`,
-      );
-      previous = null;
-      continue;
-    }
-    for (const problem of fieldProblems(line))
-      report(lineNo, line.receipt_id, 'bad_field', problem);
-    if (line.checksum_sha256 !== computed) {
-      report(lineNo, line.receipt_id, 'checksum_mismatch', `the line hashes to ${computed}`);
-    }
-    // Either checksum of the line before will do: a broken line is reported once, on itself.
-    if (
-      previous !== null &&
-      line.prev_checksum_sha256 !== previous.stored &&
-      line.prev_checksum_sha256 !== previous.computed
-    ) {
-      report(
-        lineNo,
-        line.receipt_id,
-        'chain_broken',
-        lineNo === 1
-          ? 'the first line must have prev_checksum_sha256 of 64 zeros'
-          : "prev_checksum_sha256 is not the previous line's checksum",
-      );
-    }
-    if (line.seq !== lineNo) {
-      report(
-        lineNo,
-        line.receipt_id,
-        'seq_mismatch',
-        `seq ${JSON.stringify(line.seq)} on line ${lineNo}`,
-      );
-    }
+    const { line, computed } = parsed;
+    checkLine(line, computed, previous, lineNo, report);
     previous = {
       stored: typeof line.checksum_sha256 === 'string' ? line.checksum_sha256 : computed,
       computed,

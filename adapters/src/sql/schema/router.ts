@@ -4,7 +4,11 @@ import type { ColumnTypes } from '../dialect.js';
  * Migration 3: the router tables (docs/design.md#router). Secrets are kept only as SHA-256 hex
  * (workers.token_hash, jobs.lease_token_hash). Every lookup the repositories make has an index.
  */
-export const ROUTER_SCHEMA = (t: ColumnTypes): string => `
+export const ROUTER_SCHEMA = (t: ColumnTypes): string =>
+  membershipAndComputeTables(t) + jobTables(t);
+
+/** Members, datasets, compute nodes and quotes, workers. */
+const membershipAndComputeTables = (t: ColumnTypes): string => `
   CREATE TABLE router_members (
     member_id ${t.text} PRIMARY KEY,
     email ${t.text} NOT NULL,
@@ -59,7 +63,10 @@ export const ROUTER_SCHEMA = (t: ColumnTypes): string => `
   );
   CREATE INDEX workers_page ON workers (created_at, worker_id);
   CREATE INDEX workers_class ON workers (node_class);
-  CREATE TABLE jobs (
+`;
+
+/** Jobs, their logs and artifacts, and the receipt outbox. */
+const jobTables = (t: ColumnTypes): string => `  CREATE TABLE jobs (
     job_id ${t.text} PRIMARY KEY,
     member_id ${t.text} NOT NULL REFERENCES router_members(member_id),
     type ${t.text} NOT NULL,

@@ -1,7 +1,11 @@
 import type { ColumnTypes } from '../dialect.js';
 
 /** Migration 2: flight sheets, runs, submissions, evidence, checks and the receipt chain. */
-export const RUNS_SCHEMA = (t: ColumnTypes): string => `
+export const RUNS_SCHEMA = (t: ColumnTypes): string =>
+  sheetAndRunTables(t) + runInputAndReceiptTables(t);
+
+/** Flight sheets and runs. */
+const sheetAndRunTables = (t: ColumnTypes): string => `
       CREATE TABLE flight_sheets (
         id ${t.text} PRIMARY KEY,
         org_id ${t.text} NOT NULL REFERENCES orgs(id),
@@ -44,7 +48,10 @@ export const RUNS_SCHEMA = (t: ColumnTypes): string => `
       CREATE INDEX runs_project_page ON runs (org_id, project_id, created_at, id);
       CREATE INDEX runs_state_page ON runs (org_id, state, created_at, id);
       CREATE INDEX runs_project_state_page ON runs (org_id, project_id, state, created_at, id);
-      CREATE TABLE submissions (
+`;
+
+/** Submissions, evidence, checks and the receipt chain. */
+const runInputAndReceiptTables = (t: ColumnTypes): string => `      CREATE TABLE submissions (
         run_id ${t.text} PRIMARY KEY REFERENCES runs(id),
         org_id ${t.text} NOT NULL REFERENCES orgs(id),
         body_text ${t.text} NOT NULL,

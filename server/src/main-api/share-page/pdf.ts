@@ -1,5 +1,5 @@
 import PDFDocument from 'pdfkit';
-import { SHARE_JSON_ATTACHMENT } from '@runledger/verify';
+import { SHARE_JSON_ATTACHMENT } from '@runledger/verify/ledger';
 import type { RunReceiptPayload, ShareView } from '@runledger/core';
 import { registerFaces } from './pdf/fonts.js';
 import { isolate } from './pdf/tokens.js';

@@ -6,7 +6,7 @@ import {
   ROUTER_DAY_FILE,
   routerAnchorFileName,
   signRouterAnchor,
-} from '@runledger/verify';
+} from '@runledger/verify/router';
 import { exists, syncFile } from './files.js';
 import type { DayFileEntry } from './manifest.js';
 

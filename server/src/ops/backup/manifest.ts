@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ReadSnapshot } from '@runledger/adapters';
-import { AUDIT_LOG, LEDGER_LOG, treeRootAt, treeSize } from '@runledger/core';
-import { toHex } from '@runledger/verify';
+import { AUDIT_LOG, LEDGER_LOG, treeRootAt, treeSize } from '@runledger/core/adapter';
+import { toHex } from '@runledger/verify/hash';
 
 export const MANIFEST_FILE = 'manifest.json';
 export const MANIFEST_FORMAT = 'runledger-backup';

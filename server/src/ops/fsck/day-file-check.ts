@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { ROUTER_DAY_FILE, verifyRouterReceiptFiles, type TrustedKey } from '@runledger/verify';
+import { ROUTER_DAY_FILE } from '@runledger/verify/router';
+import { verifyRouterReceiptFiles, type TrustedKey } from '@runledger/verify';
 import { readdir } from 'node:fs/promises';
 import type { Findings } from './findings.js';
 

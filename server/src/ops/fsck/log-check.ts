@@ -1,5 +1,6 @@
 import type { ChainTable, ReadSnapshot } from '@runledger/adapters';
-import { ChainVerifier, checkSignedCheckpoint, type TrustedKey } from '@runledger/verify';
+import { ChainVerifier } from '@runledger/verify/chain';
+import { checkSignedCheckpoint, type TrustedKey } from '@runledger/verify';
 import type { SignedHead } from '../history/signed-history.js';
 import type { Findings } from './findings.js';
 import { TreeCheck } from './tree-check.js';

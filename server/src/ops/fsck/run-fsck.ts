@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { openPostgresSnapshot, openSqliteSnapshot, type ReadSnapshot } from '@runledger/adapters';
-import { AUDIT_LOG, AUDIT_RECEIPT_PREFIX, LEDGER_LOG } from '@runledger/core';
+import { AUDIT_LOG, AUDIT_RECEIPT_PREFIX, LEDGER_LOG } from '@runledger/core/adapter';
 import type { TrustedKey } from '@runledger/verify';
 import { SQLITE_FILE } from '../backup/take-backup.js';
 import type { SignedHead } from '../history/signed-history.js';

@@ -1,5 +1,7 @@
 import type { DeploymentScan, ScannedNode } from '@runledger/adapters';
-import { leafHash, merkleRoot, receiptLeaf, sha256Hex, toHex } from '@runledger/verify';
+import { leafHash, merkleRoot } from '@runledger/verify/merkle';
+import { receiptLeaf } from '@runledger/verify/ledger';
+import { sha256Hex, toHex } from '@runledger/verify/hash';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Findings } from './findings.js';

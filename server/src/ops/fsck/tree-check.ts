@@ -1,5 +1,7 @@
 import type { DeploymentScan } from '@runledger/adapters';
-import { EMPTY_ROOT, leafHash, nodeHash, receiptLeaf, toHex } from '@runledger/verify';
+import { EMPTY_ROOT, leafHash, nodeHash } from '@runledger/verify/merkle';
+import { receiptLeaf } from '@runledger/verify/ledger';
+import { toHex } from '@runledger/verify/hash';
 import type { Findings } from './findings.js';
 
 /** Levels a tree can have (merkle_nodes.level < 64). */

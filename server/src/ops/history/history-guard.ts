@@ -1,6 +1,11 @@
-import { recordHistoryRollback, treeRootAt, treeSize, type RolledBackLog } from '@runledger/core';
+import {
+  recordHistoryRollback,
+  treeRootAt,
+  treeSize,
+  type RolledBackLog,
+} from '@runledger/core/adapter';
 import type { Storage } from '@runledger/core/ports';
-import { toHex } from '@runledger/verify';
+import { toHex } from '@runledger/verify/hash';
 import type { SignedHead, SignedHistory } from './signed-history.js';
 
 /** The start refused: the database holds a shorter or another history than the one already signed. */

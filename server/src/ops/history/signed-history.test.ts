@@ -2,12 +2,9 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { testCheckpointSigner } from '@runledger/core/testing';
-import {
-  checkSignedCheckpoint,
-  parseKeysDocument,
-  signCheckpoint,
-  signRouterAnchor,
-} from '@runledger/verify';
+import { checkSignedCheckpoint, parseKeysDocument } from '@runledger/verify';
+import { signCheckpoint } from '@runledger/verify/ledger';
+import { signRouterAnchor } from '@runledger/verify/router';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SIGNED_HISTORY_FILE, SignedHistory, recordingSigner } from './signed-history.js';
 

@@ -10,7 +10,8 @@ import {
 import { dirname, join } from 'node:path';
 import { asDiskFull } from '@runledger/adapters';
 import type { CheckpointSigner } from '@runledger/core/ports';
-import { base64Encode, checkpointTime, parseCheckpoint, toHex } from '@runledger/verify';
+import { base64Encode, checkpointTime, parseCheckpoint } from '@runledger/verify/note';
+import { toHex } from '@runledger/verify/hash';
 
 /** The file in STATE_DIR that holds the latest checkpoint signed for each log. */
 export const SIGNED_HISTORY_FILE = 'signed-checkpoints.json';
