@@ -86,3 +86,14 @@ export {
   type CheckpointContext,
   type TreeHead,
 } from './checkpoints/index.js';
+
+// Outbound webhooks (docs/webhooks.md): endpoint use cases, the retry schedule and attempt outcomes.
+export { webhookUseCases, type WebhookDeps } from './webhooks/use-cases.js';
+export type { SecretBox, WebhookUrlGuard, WebhookUseCases } from './webhooks/api.js';
+export {
+  STANDARD_RETRY_SECONDS,
+  parseRetrySchedule,
+  retryAfterSeconds,
+} from './webhooks/schedule.js';
+export { attemptOutcome, type AttemptResult } from './webhooks/attempts.js';
+export { recordAttempts, type SettledAttempt } from './webhooks/record-attempts.js';

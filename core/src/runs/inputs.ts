@@ -15,6 +15,7 @@ import type { RunUseCases } from './api.js';
 import { toReceipt } from '../receipts/view.js';
 import { afterInputChange, assertCanChangeInputs } from './lifecycle.js';
 import { closeWithRunUpdate } from './update-run.js';
+import { emitRunCreated } from '../webhooks/emit.js';
 import {
   loadRun,
   loadRunForUpdate,
@@ -104,6 +105,7 @@ export function runInputUseCases(deps: Deps): InputUseCases {
           updated_at: now,
         };
         // The transaction's last statement, sent with its COMMIT (one round trip on PostgreSQL).
+        tx.closeWith(emitRunCreated(tx, run));
         tx.closeWith(tx.runs.insert(run));
         return toRun(run);
       });

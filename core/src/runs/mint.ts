@@ -20,6 +20,7 @@ import { keyedBatches, type Settled } from '../keyed-batches.js';
 import type { RunUseCases } from './api.js';
 import { assertCanMint } from './lifecycle.js';
 import { updateRun } from './update-run.js';
+import { emitReceiptsMinted } from '../webhooks/emit.js';
 import { toReceipt } from '../receipts/view.js';
 import {
   appendAudits,
@@ -219,6 +220,7 @@ async function mintBatch(
         )
       : undefined,
     minted.length > 0 ? appendAudits(tx, audit, entries, now) : undefined,
+    emitReceiptsMinted(tx, orgId, minted.map(({ record }) => record), config.publicBaseUrl),
   ]);
   receipted.forEach(({ at }, i) => {
     const record = existing[i];

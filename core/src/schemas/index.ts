@@ -16,3 +16,5 @@ export * from './checkpoint.js';
 export * from './audit-receipt.js';
 export * from './attestation.js';
 export * from './json-input.js';
+export * from './webhook-events.js';
+export * from './webhook.js';
