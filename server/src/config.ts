@@ -4,9 +4,12 @@ import { RECEIPT_PREFIX } from '@runledger/core';
 import { readOrCreateSecretFile } from '@runledger/adapters';
 import { ConfigError } from './config-error.js';
 import { loadSigningConfig, type SigningConfig } from './signing-config.js';
+import { loadWebhookConfig, type WebhookConfig } from './webhooks/config.js';
 
 /** Everything the server reads from the environment (docs/configuration.md), parsed once at start. */
 export interface ServerConfig extends SigningConfig {
+  /** Outbound webhooks (docs/webhooks.md). */
+  webhooks: WebhookConfig;
   port: number;
   host: string;
   dataDir: string;
@@ -218,6 +221,7 @@ export function loadConfig(
     tribunalPollSeconds: intFrom(env, 'TRIBUNAL_POLL_SECONDS', 30, 1),
     internalApiKey: credentialFrom(env, 'INTERNAL_API_KEY', production),
     paymentWebhookSecret: credentialFrom(env, 'PAYMENT_WEBHOOK_SECRET', production),
+    webhooks: loadWebhookConfig(env),
     ...loadSigningConfig(env, { production, dataDir, publicBaseUrl }),
   };
 }

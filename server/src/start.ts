@@ -32,6 +32,7 @@ import { diskSpaceProbe, receiptSinkProbe, signingKeyProbe, storageProbe } from 
 import { Readiness } from './ops/readiness.js';
 import { startupGate } from './ops/startup-gate.js';
 import { ROUTER_API, routerRoutes } from './router-api/index.js';
+import { startWebhooks } from './webhooks/start-webhooks.js';
 
 export interface StartOptions {
   /** Tests pass a clock they can move (link expiry, JWT expiry, rate-limit windows, lease expiry). */
@@ -173,6 +174,17 @@ export async function startServer(
       verifyPerIp: limiter('auth_verify_ip', config.authRequestLimit.verifyPerIp),
     };
     const deps = { runledger, signer };
+    const webhooks = startWebhooks({
+      config: config.webhooks,
+      production: config.production,
+      serverSecret: config.jwtSecret,
+      storage,
+      clock,
+      random: cryptoRandom(),
+      metrics,
+      logger,
+    });
+    opened.push(() => webhooks.stop());
     const tribunalRunner =
       config.tribunalRunner === 'in-process'
         ? startInProcessRunner(runledger.tribunal, config.tribunalPollSeconds, logger)
@@ -194,6 +206,7 @@ export async function startServer(
         readiness,
         internalApiKey: config.internalApiKey,
         paymentWebhookSecret: config.paymentWebhookSecret,
+        webhooks: webhooks.useCases,
       }),
       deps,
       logger,

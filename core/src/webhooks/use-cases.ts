@@ -18,7 +18,10 @@ export interface WebhookDeps {
   guard: WebhookUrlGuard;
 }
 
-export function webhookUseCases(deps: Deps, { box, guard }: WebhookDeps): WebhookUseCases {
+export function webhookUseCases(
+  deps: Pick<Deps, 'storage' | 'clock' | 'random'>,
+  { box, guard }: WebhookDeps,
+): WebhookUseCases {
   const { storage, clock, random } = deps;
 
   /** Reads the endpoint in a write, applies `change` and audits it, all in one transaction. */

@@ -54,5 +54,5 @@ export const WEBHOOKS_SCHEMA = (t: ColumnTypes): string => `
     PRIMARY KEY (event_id, endpoint_id)
   );
   CREATE INDEX webhook_deliveries_due ON webhook_deliveries (state, next_attempt_at);
-  CREATE INDEX webhook_deliveries_by_endpoint ON webhook_deliveries (endpoint_id, created_at, id);
+  CREATE INDEX webhook_deliveries_by_endpoint ON webhook_deliveries (endpoint_id, created_at, event_id);
 `;

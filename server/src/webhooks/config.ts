@@ -1,0 +1,37 @@
+import type { BlockList } from 'node:net';
+import { STANDARD_RETRY_SECONDS, parseRetrySchedule } from '@runledger/core';
+import { ConfigError } from '../config-error.js';
+import { parseAllowList } from './address-policy.js';
+
+/** The webhook settings of docs/configuration.md. */
+export interface WebhookConfig {
+  /** WEBHOOK_ALLOW_PRIVATE: ranges a webhook may reach despite the request-forgery policy. */
+  allowPrivate: BlockList;
+  /** Delays after failures 1, 2, … in seconds: WEBHOOK_RETRY_SECONDS or the Standard Webhooks schedule. */
+  retrySeconds: readonly number[];
+  /** WEBHOOK_POLL_MS: how often an idle delivery worker looks for due deliveries. */
+  pollMs: number;
+  /** WEBHOOK_WORKER: `on` (default) delivers from this process; `off` leaves it to other instances. */
+  worker: boolean;
+}
+
+type Env = Record<string, string | undefined>;
+
+export function loadWebhookConfig(env: Env): WebhookConfig {
+  const allowPrivate = parseAllowList(env.WEBHOOK_ALLOW_PRIVATE ?? '');
+  if (allowPrivate === null) {
+    throw new ConfigError('WEBHOOK_ALLOW_PRIVATE must be comma-separated CIDRs, e.g. 127.0.0.1/32');
+  }
+  const retryText = env.WEBHOOK_RETRY_SECONDS ?? '';
+  const retrySeconds = retryText === '' ? STANDARD_RETRY_SECONDS : parseRetrySchedule(retryText);
+  if (retrySeconds === null) {
+    throw new ConfigError('WEBHOOK_RETRY_SECONDS must be comma-separated seconds, e.g. 1,5,30');
+  }
+  const pollText = env.WEBHOOK_POLL_MS ?? '500';
+  if (!/^\d+$/.test(pollText) || Number(pollText) < 10) {
+    throw new ConfigError('WEBHOOK_POLL_MS must be an integer of at least 10');
+  }
+  const worker = env.WEBHOOK_WORKER ?? 'on';
+  if (worker !== 'on' && worker !== 'off') throw new ConfigError('WEBHOOK_WORKER must be on or off');
+  return { allowPrivate, retrySeconds, pollMs: Number(pollText), worker: worker === 'on' };
+}

@@ -1,0 +1,59 @@
+import { webhookUseCases, type WebhookUseCases } from '@runledger/core';
+import type { Clock, Random, Storage } from '@runledger/core/ports';
+import type { Logger } from 'pino';
+import type { Metrics } from '../ops/metrics/registry.js';
+import { registerWebhookMetrics } from '../ops/metrics/webhook-metrics.js';
+import type { WebhookConfig } from './config.js';
+import { secretBox } from './secret-box.js';
+import { createSender } from './sender.js';
+import { urlGuard } from './url-guard.js';
+import { startWebhookWorker } from './worker.js';
+
+export interface WebhooksOptions {
+  config: WebhookConfig;
+  production: boolean;
+  /** JWT_SECRET: the sealing key of the signing secrets is derived from it. */
+  serverSecret: string;
+  storage: Storage;
+  clock: Clock;
+  random: Random;
+  metrics: Metrics;
+  logger: Logger;
+}
+
+/** Claims live this long: past the 15-second attempt timeout with room for the batch's transaction. */
+const LEASE_MS = 60_000;
+/** Deliveries claimed and sent together per round. */
+const BATCH = 64;
+
+/** The webhook use cases for the routes, and this process's delivery worker (unless WEBHOOK_WORKER=off). */
+export function startWebhooks(o: WebhooksOptions): {
+  useCases: WebhookUseCases;
+  stop(): Promise<void>;
+} {
+  const box = secretBox(o.serverSecret);
+  const guard = urlGuard({ allow: o.config.allowPrivate, httpsOnly: o.production });
+  const useCases = webhookUseCases(o, { box, guard });
+  const onOutcome = registerWebhookMetrics(o.metrics.registry, o.storage, () => o.clock.now());
+  if (!o.config.worker) return { useCases, stop: async () => undefined };
+  const sender = createSender(o.config.allowPrivate);
+  const worker = startWebhookWorker({
+    storage: o.storage,
+    box,
+    sender,
+    clock: o.clock,
+    logger: o.logger,
+    schedule: o.config.retrySeconds,
+    pollMs: o.config.pollMs,
+    batch: BATCH,
+    leaseMs: LEASE_MS,
+    onOutcome,
+  });
+  return {
+    useCases,
+    async stop() {
+      await worker.stop();
+      sender.close();
+    },
+  };
+}
