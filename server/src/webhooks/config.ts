@@ -11,6 +11,8 @@ export interface WebhookConfig {
   retrySeconds: readonly number[];
   /** WEBHOOK_POLL_MS: how often an idle delivery worker looks for due deliveries. */
   pollMs: number;
+  /** WEBHOOK_TIMEOUT_MS: an attempt without an answer within this long fails (15 s). */
+  timeoutMs: number;
   /** WEBHOOK_WORKER: `on` (default) delivers from this process; `off` leaves it to other instances. */
   worker: boolean;
 }
@@ -33,5 +35,15 @@ export function loadWebhookConfig(env: Env): WebhookConfig {
   }
   const worker = env.WEBHOOK_WORKER ?? 'on';
   if (worker !== 'on' && worker !== 'off') throw new ConfigError('WEBHOOK_WORKER must be on or off');
-  return { allowPrivate, retrySeconds, pollMs: Number(pollText), worker: worker === 'on' };
+  const timeoutText = env.WEBHOOK_TIMEOUT_MS ?? '15000';
+  if (!/^\d+$/.test(timeoutText) || Number(timeoutText) < 100) {
+    throw new ConfigError('WEBHOOK_TIMEOUT_MS must be an integer of at least 100');
+  }
+  return {
+    allowPrivate,
+    retrySeconds,
+    pollMs: Number(pollText),
+    timeoutMs: Number(timeoutText),
+    worker: worker === 'on',
+  };
 }

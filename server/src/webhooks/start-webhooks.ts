@@ -36,7 +36,7 @@ export function startWebhooks(o: WebhooksOptions): {
   const useCases = webhookUseCases(o, { box, guard });
   const onOutcome = registerWebhookMetrics(o.metrics.registry, o.storage, () => o.clock.now());
   if (!o.config.worker) return { useCases, stop: async () => undefined };
-  const sender = createSender(o.config.allowPrivate);
+  const sender = createSender(o.config.allowPrivate, o.config.timeoutMs);
   const worker = startWebhookWorker({
     storage: o.storage,
     box,
