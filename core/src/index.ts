@@ -88,12 +88,12 @@ export {
 } from './checkpoints/index.js';
 
 // Outbound webhooks (docs/webhooks.md): endpoint use cases, the retry schedule and attempt outcomes.
-export { webhookUseCases, type WebhookDeps } from './webhooks/use-cases.js';
-export type { SecretBox, WebhookUrlGuard, WebhookUseCases } from './webhooks/api.js';
+export { webhookUseCases, type WebhookDeps } from './webhook-endpoints/use-cases.js';
+export type { SecretBox, WebhookUrlGuard, WebhookUseCases } from './webhook-endpoints/api.js';
 export {
   STANDARD_RETRY_SECONDS,
   parseRetrySchedule,
   retryAfterSeconds,
 } from './webhooks/schedule.js';
 export { attemptOutcome, type AttemptResult } from './webhooks/attempts.js';
-export { recordAttempts, type SettledAttempt } from './webhooks/record-attempts.js';
+export { recordAttempts, type SettledAttempt } from './webhook-endpoints/record-attempts.js';

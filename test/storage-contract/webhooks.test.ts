@@ -64,7 +64,10 @@ describe.each(engines)('webhook storage on %s', (_name, open) => {
 
   it('writes an event with one delivery per enabled subscribed endpoint, and none nobody listens to', async () => {
     await storage.write((tx) =>
-      tx.webhookOutbox.emit([event('run.created'), event('audit.recorded'), event('run.decided')], T0),
+      tx.webhookOutbox.emit(
+        [event('run.created'), event('audit.recorded'), event('run.decided')],
+        T0,
+      ),
     );
     const claimed = await storage.write((tx) => tx.webhookOutbox.claim('w', T0, later(60), 100));
     const pairs = claimed.map((c) => `${c.endpoint.id}:${JSON.parse(c.payload_text).type}`).sort();
@@ -88,8 +91,12 @@ describe.each(engines)('webhook storage on %s', (_name, open) => {
   it('leases a delivery to one claimer until the lease expires, then to another', async () => {
     await storage.write((tx) => tx.webhookOutbox.emit([event('audit.recorded')], T0));
     const first = await storage.write((tx) => tx.webhookOutbox.claim('a', T0, later(60), 10));
-    const meanwhile = await storage.write((tx) => tx.webhookOutbox.claim('b', later(30), later(90), 10));
-    const after = await storage.write((tx) => tx.webhookOutbox.claim('c', later(61), later(120), 10));
+    const meanwhile = await storage.write((tx) =>
+      tx.webhookOutbox.claim('b', later(30), later(90), 10),
+    );
+    const after = await storage.write((tx) =>
+      tx.webhookOutbox.claim('c', later(61), later(120), 10),
+    );
     expect([first.length, meanwhile.length, after.length]).toEqual([1, 0, 1]);
     const { event_id, endpoint_id } = first[0]!.delivery;
     const settle = (owner: string) =>
@@ -110,10 +117,15 @@ describe.each(engines)('webhook storage on %s', (_name, open) => {
 
   it('gives concurrent claimers different deliveries', async () => {
     await storage.write((tx) =>
-      tx.webhookOutbox.emit(Array.from({ length: 40 }, () => event('audit.recorded')), T0),
+      tx.webhookOutbox.emit(
+        Array.from({ length: 40 }, () => event('audit.recorded')),
+        T0,
+      ),
     );
     const claims = await Promise.all(
-      ['a', 'b', 'c', 'd'].map((o) => storage.write((tx) => tx.webhookOutbox.claim(o, T0, later(60), 10))),
+      ['a', 'b', 'c', 'd'].map((o) =>
+        storage.write((tx) => tx.webhookOutbox.claim(o, T0, later(60), 10)),
+      ),
     );
     const ids = claims.flat().map((c) => c.delivery.event_id);
     expect(ids).toHaveLength(40);

@@ -7,7 +7,13 @@ import { apiClient, type Api } from '../helpers/openapi.js';
 import { AGENT_REPORT, approvedRun, mint, newProject } from '../helpers/runs.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { grade, settledVerdict } from '../helpers/tribunal.js';
-import { followRealTime, startReceiver, swHeaders, type Receiver, type Received } from '../helpers/webhook-receiver.js';
+import {
+  followRealTime,
+  startReceiver,
+  swHeaders,
+  type Receiver,
+  type Received,
+} from '../helpers/webhook-receiver.js';
 
 interface Created {
   id: string;
@@ -29,7 +35,11 @@ describe.each(engines)('signed webhooks on %s', (engine) => {
   beforeAll(async () => {
     receiver = await startReceiver();
     server = await startTestServer(
-      { WEBHOOK_ALLOW_PRIVATE: '127.0.0.1/32', WEBHOOK_POLL_MS: '20', WEBHOOK_RETRY_SECONDS: '0.1,0.1' },
+      {
+        WEBHOOK_ALLOW_PRIVATE: '127.0.0.1/32',
+        WEBHOOK_POLL_MS: '20',
+        WEBHOOK_RETRY_SECONDS: '0.1,0.1',
+      },
       { engine },
     );
     stopClock = followRealTime(server.clock);
@@ -84,7 +94,9 @@ describe.each(engines)('signed webhooks on %s', (engine) => {
       expect(r.id).toMatch(/^msg_/);
       expect(JSON.stringify(event)).not.toContain('whsec_');
     }
-    const minted = got.map((r) => WebhookEvent.parse(JSON.parse(r.body))).find((e) => e.type === 'receipt.minted');
+    const minted = got
+      .map((r) => WebhookEvent.parse(JSON.parse(r.body)))
+      .find((e) => e.type === 'receipt.minted');
     expect(minted?.data).toMatchObject({ run_id: runId, log_size: 1, org_seq: 0 });
   });
 
@@ -98,13 +110,15 @@ describe.each(engines)('signed webhooks on %s', (engine) => {
     const tested = await api<{ event_id: string }>('POST', `/org/webhooks/${endpoint.id}/test`, {
       token: owner.token,
     });
-    const [r] = (await receiver.until((rs) => rs.some((x) => x.id === tested.body.event_id))).filter(
-      (x) => x.id === tested.body.event_id,
-    );
+    const [r] = (
+      await receiver.until((rs) => rs.some((x) => x.id === tested.body.event_id))
+    ).filter((x) => x.id === tested.body.event_id);
     expect(receiver.received.length).toBeGreaterThan(before);
     expect(r!.signature.split(' ')).toHaveLength(2);
     expect(() => new Webhook(endpoint.secret).verify(r!.body, swHeaders(r!))).not.toThrow();
     expect(() => new Webhook(rotated.body.secret).verify(r!.body, swHeaders(r!))).not.toThrow();
-    expect(() => new Webhook(`whsec_${Buffer.alloc(32, 7).toString('base64')}`).verify(r!.body, swHeaders(r!))).toThrow();
+    expect(() =>
+      new Webhook(`whsec_${Buffer.alloc(32, 7).toString('base64')}`).verify(r!.body, swHeaders(r!)),
+    ).toThrow();
   });
 });

@@ -55,7 +55,9 @@ describe('webhook request forgery', () => {
     const refused = await create(url);
     expect(refused.status, refused.text).toBe(400);
     expect(refused.body.detail).toBeTruthy();
-    const listed = await api<{ webhooks: unknown[] }>('GET', '/org/webhooks', { token: owner.token });
+    const listed = await api<{ webhooks: unknown[] }>('GET', '/org/webhooks', {
+      token: owner.token,
+    });
     expect(listed.body.webhooks).toHaveLength(0);
   });
 

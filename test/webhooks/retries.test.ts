@@ -4,7 +4,12 @@ import { signIn, type SignedIn } from '../helpers/auth.js';
 import { engines } from '../helpers/postgres.js';
 import { apiClient, type Api } from '../helpers/openapi.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { followRealTime, startReceiver, swHeaders, type Receiver } from '../helpers/webhook-receiver.js';
+import {
+  followRealTime,
+  startReceiver,
+  swHeaders,
+  type Receiver,
+} from '../helpers/webhook-receiver.js';
 
 interface Delivery {
   event_id: string;

@@ -30,7 +30,15 @@ function emitChunk(sql: Sql, events: readonly WebhookEventInput[], now: string) 
   );
   const insertEvents = sql.run(
     `INSERT INTO webhook_events (id, org_id, type, payload_text, created_at) ${selects.join(' UNION ALL ')}`,
-    events.flatMap((e, i) => [ids[i]!, e.org_id, e.type, e.payload_text, e.created_at, e.org_id, e.type]),
+    events.flatMap((e, i) => [
+      ids[i]!,
+      e.org_id,
+      e.type,
+      e.payload_text,
+      e.created_at,
+      e.org_id,
+      e.type,
+    ]),
   );
   const insertDeliveries = sql.run(
     `INSERT INTO webhook_deliveries (event_id, endpoint_id, org_id, state, attempts,

@@ -220,7 +220,12 @@ async function mintBatch(
         )
       : undefined,
     minted.length > 0 ? appendAudits(tx, audit, entries, now) : undefined,
-    emitReceiptsMinted(tx, orgId, minted.map(({ record }) => record), config.publicBaseUrl),
+    emitReceiptsMinted(
+      tx,
+      orgId,
+      minted.map(({ record }) => record),
+      config.publicBaseUrl,
+    ),
   ]);
   receipted.forEach(({ at }, i) => {
     const record = existing[i];

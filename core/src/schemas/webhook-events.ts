@@ -21,7 +21,12 @@ const SHA = 'ab'.repeat(32);
 export const WebhookRunCreated = event(
   'run.created',
   { run_id: Id, project_id: Id, flight_sheet_id: Id, title: z.string() },
-  { run_id: RUN, project_id: 'prj_abcdefghijklmnopqrstuvwxyz', flight_sheet_id: 'fs_abcdefghijklmnopqrstuvwxyz', title: 'nightly eval' },
+  {
+    run_id: RUN,
+    project_id: 'prj_abcdefghijklmnopqrstuvwxyz',
+    flight_sheet_id: 'fs_abcdefghijklmnopqrstuvwxyz',
+    title: 'nightly eval',
+  },
 );
 export const WebhookRunAudited = event(
   'run.audited',
@@ -69,7 +74,12 @@ export const WebhookTribunalVerdictCompleted = event(
 );
 export const WebhookAuditRecorded = event(
   'audit.recorded',
-  { receipt_id: Id, type: z.string(), org_seq: z.number().int().nonnegative(), receipt_sha256: Sha256Hex },
+  {
+    receipt_id: Id,
+    type: z.string(),
+    org_seq: z.number().int().nonnegative(),
+    receipt_sha256: Sha256Hex,
+  },
   { receipt_id: 'audit-000003-cdcdcdcd', type: 'api_key.created', org_seq: 3, receipt_sha256: SHA },
 );
 export const WebhookTest = event(
@@ -102,4 +112,7 @@ export const WebhookEventType = z.enum(
 );
 export type WebhookEventType = z.infer<typeof WebhookEventType>;
 /** The data of one event type. */
-export type WebhookEventData<T extends WebhookEventType> = Extract<WebhookEvent, { type: T }>['data'];
+export type WebhookEventData<T extends WebhookEventType> = Extract<
+  WebhookEvent,
+  { type: T }
+>['data'];

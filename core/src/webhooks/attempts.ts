@@ -25,7 +25,8 @@ export interface AttemptOutcome {
   disable: DisableReason | null;
 }
 
-export const isSuccess = (status: number | null) => status !== null && status >= 200 && status < 300;
+export const isSuccess = (status: number | null) =>
+  status !== null && status >= 200 && status < 300;
 
 /**
  * Decides what an attempt means (docs/webhooks.md, "Retries"): a 2xx delivers; a 410 disables the
@@ -62,7 +63,11 @@ export function attemptOutcome(
   const settlement: DeliverySettlement =
     delay === null
       ? { ...base, state: 'failed', next_attempt_at: null }
-      : { ...base, state: 'pending', next_attempt_at: new Date(now.getTime() + delay).toISOString() };
+      : {
+          ...base,
+          state: 'pending',
+          next_attempt_at: new Date(now.getTime() + delay).toISOString(),
+        };
   return { settlement, failing_since: failingSince, disable };
 }
 

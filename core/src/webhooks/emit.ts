@@ -10,7 +10,10 @@ import type {
 import type { WebhookEvent } from '../schemas/webhook-events.js';
 import { shareUrl } from '../receipts/share.js';
 
-type EventOf<T extends WebhookEvent['type']> = Omit<Extract<WebhookEvent, { type: T }>, 'timestamp'>;
+type EventOf<T extends WebhookEvent['type']> = Omit<
+  Extract<WebhookEvent, { type: T }>,
+  'timestamp'
+>;
 
 /**
  * Writes events to the outbox in the caller's transaction, so they commit or roll back with the
@@ -47,13 +50,20 @@ export function emitRunCreated(tx: Repositories, run: RunRecord): Promise<void> 
 }
 
 /** The events of a run's state change: audited, finalized, decided (minting has its own). */
-export function runChangeEvents(run: RunRecord, changes: RunChanges): EventOf<WebhookEvent['type']>[] {
+export function runChangeEvents(
+  run: RunRecord,
+  changes: RunChanges,
+): EventOf<WebhookEvent['type']>[] {
   const to = changes.state;
   if (to === undefined || to === run.state) return [];
   const run_id = run.id;
-  if (to === 'audited') return [{ type: 'run.audited', data: { run_id, state: to, needs_grading: true } }];
+  if (to === 'audited')
+    return [{ type: 'run.audited', data: { run_id, state: to, needs_grading: true } }];
   if (to === 'finalized') {
-    const finalized: EventOf<'run.finalized'> = { type: 'run.finalized', data: { run_id, state: to } };
+    const finalized: EventOf<'run.finalized'> = {
+      type: 'run.finalized',
+      data: { run_id, state: to },
+    };
     if (run.state !== 'draft') return [finalized];
     return [{ type: 'run.audited', data: { run_id, state: to, needs_grading: false } }, finalized];
   }
@@ -63,7 +73,11 @@ export function runChangeEvents(run: RunRecord, changes: RunChanges): EventOf<We
   return [];
 }
 
-export function emitRunChange(tx: Repositories, run: RunRecord, changes: RunChanges): Promise<void> {
+export function emitRunChange(
+  tx: Repositories,
+  run: RunRecord,
+  changes: RunChanges,
+): Promise<void> {
   return emitWebhookEvents(tx, run.org_id, runChangeEvents(run, changes), changes.updated_at);
 }
 
@@ -74,19 +88,17 @@ export function emitReceiptsMinted(
   records: readonly ReceiptRecord[],
   publicBaseUrl: string,
 ): Promise<void> {
-  const events = records.map(
-    (r): EventOf<'receipt.minted'> => ({
-      type: 'receipt.minted',
-      data: {
-        receipt_id: r.receipt_id,
-        run_id: r.run_id,
-        org_seq: r.org_seq,
-        receipt_sha256: r.receipt_sha256,
-        share_url: shareUrl(publicBaseUrl, r.share_token),
-        log_size: r.org_seq + 1,
-      },
-    }),
-  );
+  const events = records.map((r): EventOf<'receipt.minted'> => ({
+    type: 'receipt.minted',
+    data: {
+      receipt_id: r.receipt_id,
+      run_id: r.run_id,
+      org_seq: r.org_seq,
+      receipt_sha256: r.receipt_sha256,
+      share_url: shareUrl(publicBaseUrl, r.share_token),
+      log_size: r.org_seq + 1,
+    },
+  }));
   return emitWebhookEvents(tx, orgId, events, records[0]?.created_at ?? '');
 }
 
@@ -96,23 +108,26 @@ export function emitAuditRecorded(
   orgId: string,
   records: readonly AuditReceiptRecord[],
 ): Promise<void> {
-  const events = records.map(
-    (r): EventOf<'audit.recorded'> => ({
-      type: 'audit.recorded',
-      data: {
-        receipt_id: r.receipt_id,
-        type: r.event_type,
-        org_seq: r.org_seq,
-        receipt_sha256: r.receipt_sha256,
-      },
-    }),
-  );
+  const events = records.map((r): EventOf<'audit.recorded'> => ({
+    type: 'audit.recorded',
+    data: {
+      receipt_id: r.receipt_id,
+      type: r.event_type,
+      org_seq: r.org_seq,
+      receipt_sha256: r.receipt_sha256,
+    },
+  }));
   return emitWebhookEvents(tx, orgId, events, records[0]?.created_at ?? '');
 }
 
 export function emitIncidentOpened(tx: Repositories, incident: IncidentRecord): Promise<void> {
   const data = { incident_id: incident.id, run_id: incident.run_id, kind: incident.kind };
-  return emitWebhookEvents(tx, incident.org_id, [{ type: 'incident.opened', data }], incident.created_at);
+  return emitWebhookEvents(
+    tx,
+    incident.org_id,
+    [{ type: 'incident.opened', data }],
+    incident.created_at,
+  );
 }
 
 /** `tribunal.verdict.completed` when a verdict's move makes it complete. */

@@ -39,8 +39,21 @@ describe('retryDelayMs', () => {
   });
 
   it('follows the Standard Webhooks schedule: ten attempts in all, the last about a day after the ninth', () => {
-    const delays = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => retryDelayMs(STANDARD_RETRY_SECONDS, n, 0, null));
-    expect(delays).toEqual([5e3, 300e3, 1800e3, 7200e3, 18000e3, 36000e3, 50400e3, 72000e3, 86400e3, null]);
+    const delays = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) =>
+      retryDelayMs(STANDARD_RETRY_SECONDS, n, 0, null),
+    );
+    expect(delays).toEqual([
+      5e3,
+      300e3,
+      1800e3,
+      7200e3,
+      18000e3,
+      36000e3,
+      50400e3,
+      72000e3,
+      86400e3,
+      null,
+    ]);
   });
 
   it('parses WEBHOOK_RETRY_SECONDS and refuses anything but comma-separated seconds', () => {

@@ -36,7 +36,8 @@ export function webhookRoutes({ webhooks }: { webhooks: WebhookUseCases }): Rout
       ...base,
       method: 'post',
       path: '/org/webhooks',
-      summary: 'Creates a webhook endpoint; its signing `secret` is returned only here, once (owner only)',
+      summary:
+        'Creates a webhook endpoint; its signing `secret` is returned only here, once (owner only)',
       body: WebhookCreateBody,
       status: 201,
       response: WebhookEndpointWithSecret,
@@ -86,7 +87,8 @@ function webhookActionRoutes(webhooks: WebhookUseCases): Route[] {
       ...base,
       method: 'post',
       path: '/org/webhooks/{webhook_id}/rotate-secret',
-      summary: 'A new signing secret, returned once; the previous one keeps signing for 24 hours (owner only)',
+      summary:
+        'A new signing secret, returned once; the previous one keeps signing for 24 hours (owner only)',
       params: Params,
       status: 200,
       response: WebhookEndpointWithSecret,

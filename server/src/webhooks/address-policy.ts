@@ -38,13 +38,21 @@ function unmapped(address: string): { address: string; family: 'ipv4' | 'ipv6' }
 /** Parses WEBHOOK_ALLOW_PRIVATE: comma-separated CIDRs (or single addresses); null when invalid. */
 export function parseAllowList(text: string): BlockList | null {
   const list = new BlockList();
-  for (const part of text.split(',').map((p) => p.trim()).filter((p) => p !== '')) {
+  for (const part of text
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '')) {
     const [net, bits] = part.split('/');
     const family = isIP(net ?? '');
     if (family === 0) return null;
     const max = family === 4 ? 32 : 128;
     const prefix = bits === undefined ? max : Number(bits);
-    if (!Number.isInteger(prefix) || prefix < 0 || prefix > max || (bits !== undefined && !/^\d+$/.test(bits))) {
+    if (
+      !Number.isInteger(prefix) ||
+      prefix < 0 ||
+      prefix > max ||
+      (bits !== undefined && !/^\d+$/.test(bits))
+    ) {
       return null;
     }
     list.addSubnet(net!, prefix, family === 4 ? 'ipv4' : 'ipv6');

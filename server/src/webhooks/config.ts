@@ -34,7 +34,8 @@ export function loadWebhookConfig(env: Env): WebhookConfig {
     throw new ConfigError('WEBHOOK_POLL_MS must be an integer of at least 10');
   }
   const worker = env.WEBHOOK_WORKER ?? 'on';
-  if (worker !== 'on' && worker !== 'off') throw new ConfigError('WEBHOOK_WORKER must be on or off');
+  if (worker !== 'on' && worker !== 'off')
+    throw new ConfigError('WEBHOOK_WORKER must be on or off');
   const timeoutText = env.WEBHOOK_TIMEOUT_MS ?? '15000';
   if (!/^\d+$/.test(timeoutText) || Number(timeoutText) < 100) {
     throw new ConfigError('WEBHOOK_TIMEOUT_MS must be an integer of at least 100');

@@ -52,9 +52,15 @@ export function urlGuard(policy: UrlPolicy): WebhookUrlGuard {
       }
       const refused = addresses.find((a) => !addressAllowed(a, policy.allow));
       if (refused !== undefined || addresses.length === 0) {
-        throw invalidInput(`url resolves to ${refused ?? 'nothing'}, an address webhooks may not reach`);
+        throw invalidInput(
+          `url resolves to ${refused ?? 'nothing'}, an address webhooks may not reach`,
+        );
       }
-      if (policy.httpsOnly && url.protocol === 'http:' && !addresses.every((a) => listed(policy.allow, a))) {
+      if (
+        policy.httpsOnly &&
+        url.protocol === 'http:' &&
+        !addresses.every((a) => listed(policy.allow, a))
+      ) {
         throw invalidInput('url must be https in production');
       }
     },

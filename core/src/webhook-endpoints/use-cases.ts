@@ -72,7 +72,12 @@ export function webhookUseCases(
       const owner = requireOwner(actor);
       const { query, limit } = pageQuery(page);
       const rows = await storage.read((tx) => tx.webhookEndpoints.list(owner.orgId, query));
-      return toPaged(rows, limit, (e) => ({ created_at: e.created_at, id: e.id }), toWebhookEndpoint);
+      return toPaged(
+        rows,
+        limit,
+        (e) => ({ created_at: e.created_at, id: e.id }),
+        toWebhookEndpoint,
+      );
     },
     async get(actor, id) {
       const owner = requireOwner(actor);
@@ -143,7 +148,12 @@ export function webhookUseCases(
         if (!(await tx.webhookOutbox.retry(e.org_id, e.id, eventId, now.toISOString()))) {
           throw notFound('delivery');
         }
-        await audit(tx, actor, { type: 'webhook.delivery_retried', webhook_id: e.id, event_id: eventId }, now);
+        await audit(
+          tx,
+          actor,
+          { type: 'webhook.delivery_retried', webhook_id: e.id, event_id: eventId },
+          now,
+        );
       });
     },
   };

@@ -1,7 +1,7 @@
 import type { Storage, WriteTransaction, WebhookEndpointRecord } from '../ports/storage.js';
 import type { ClaimedDelivery } from '../ports/storage.js';
 import { recordAudit } from '../audit-receipts/record.js';
-import type { AttemptOutcome } from './attempts.js';
+import type { AttemptOutcome } from '../webhooks/attempts.js';
 
 const DEPLOYMENT = { kind: 'deployment' as const, id: null };
 
@@ -62,7 +62,8 @@ async function updateEndpoint(
   const at = now.toISOString();
   const next: WebhookEndpointRecord = {
     ...current,
-    failing_since: outcome.failing_since === null ? null : (current.failing_since ?? outcome.failing_since),
+    failing_since:
+      outcome.failing_since === null ? null : (current.failing_since ?? outcome.failing_since),
     enabled: disable === null,
     disabled_reason: disable,
     updated_at: at,
