@@ -53,7 +53,7 @@ export async function startReceiver(host = '127.0.0.1'): Promise<Receiver> {
     received,
     answer: (fn) => (answerFn = fn),
     async until(predicate, what = 'deliveries') {
-      for (let i = 0; i < 3000; i++) {
+      for (let i = 0; i < 9000; i++) {
         if (predicate(received)) return received;
         await sleep(20);
       }

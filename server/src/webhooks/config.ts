@@ -13,6 +13,8 @@ export interface WebhookConfig {
   pollMs: number;
   /** WEBHOOK_TIMEOUT_MS: an attempt without an answer within this long fails (15 s). */
   timeoutMs: number;
+  /** WEBHOOK_LEASE_SECONDS: how long a claim lives; a dead instance's claims pass to others after it (60). */
+  leaseSeconds: number;
   /** WEBHOOK_WORKER: `on` (default) delivers from this process; `off` leaves it to other instances. */
   worker: boolean;
 }
@@ -40,8 +42,13 @@ export function loadWebhookConfig(env: Env): WebhookConfig {
   if (!/^\d+$/.test(timeoutText) || Number(timeoutText) < 100) {
     throw new ConfigError('WEBHOOK_TIMEOUT_MS must be an integer of at least 100');
   }
+  const leaseText = env.WEBHOOK_LEASE_SECONDS ?? '60';
+  if (!/^\d+$/.test(leaseText) || Number(leaseText) < 1) {
+    throw new ConfigError('WEBHOOK_LEASE_SECONDS must be a positive integer');
+  }
   return {
     allowPrivate,
+    leaseSeconds: Number(leaseText),
     retrySeconds,
     pollMs: Number(pollText),
     timeoutMs: Number(timeoutText),

@@ -21,10 +21,10 @@ export interface WebhooksOptions {
   logger: Logger;
 }
 
-/** Claims live this long: past the 15-second attempt timeout with room for the batch's transaction. */
-const LEASE_MS = 60_000;
 /** Deliveries claimed and sent together per round. */
 const BATCH = 64;
+/** Rounds in flight at once in this process. */
+const LOOPS = 4;
 
 /** The webhook use cases for the routes, and this process's delivery worker (unless WEBHOOK_WORKER=off). */
 export function startWebhooks(o: WebhooksOptions): {
@@ -46,7 +46,9 @@ export function startWebhooks(o: WebhooksOptions): {
     schedule: o.config.retrySeconds,
     pollMs: o.config.pollMs,
     batch: BATCH,
-    leaseMs: LEASE_MS,
+    loops: LOOPS,
+    // Longer than an attempt's timeout, with room for the batch's transactions.
+    leaseMs: Math.max(o.config.leaseSeconds * 1000, o.config.timeoutMs + 1000),
     onOutcome,
   });
   return {

@@ -23,6 +23,8 @@ export interface WebhookWorkerOptions {
   pollMs: number;
   /** Deliveries claimed and sent together. */
   batch: number;
+  /** Claim-send-record loops run side by side. */
+  loops: number;
   /** How long a claim lives: an instance that dies leaves its claims to others after this. */
   leaseMs: number;
   /** Counts each attempt by outcome (delivered, retry, failed, disabled). */
@@ -90,18 +92,16 @@ export async function deliverOnce(o: WebhookWorkerOptions, owner: string): Promi
   return claimed.length;
 }
 
-/**
- * The delivery worker of this process (docs/webhooks.md, "Delivery"): rounds back to back while
- * they find work, else one every `pollMs`. Each round's claim has an owner token of its own, so a
- * late settlement of an expired claim changes nothing.
- */
-export function startWebhookWorker(o: WebhookWorkerOptions): WebhookWorker {
-  const instance = randomBytes(6).toString('hex');
-  let round = 0;
+interface Loop {
+  wake(): void;
+  stop(): Promise<void>;
+}
+
+/** One claim-send-record loop: rounds back to back while they find work, else one every `pollMs`. */
+function startLoop(o: WebhookWorkerOptions, owner: () => string): Loop {
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;
-
   const schedule = (ms: number) => {
     if (stopped) return;
     if (timer) clearTimeout(timer);
@@ -110,7 +110,7 @@ export function startWebhookWorker(o: WebhookWorkerOptions): WebhookWorker {
   function run() {
     timer = null;
     if (running || stopped) return;
-    running = deliverOnce(o, `${instance}:${round++}`)
+    running = deliverOnce(o, owner())
       .then(
         (claimed) => schedule(claimed >= o.batch ? 0 : o.pollMs),
         (error: unknown) => {
@@ -129,6 +129,23 @@ export function startWebhookWorker(o: WebhookWorkerOptions): WebhookWorker {
       stopped = true;
       if (timer) clearTimeout(timer);
       await running;
+    },
+  };
+}
+
+/**
+ * The delivery worker of this process (docs/webhooks.md, "Delivery"): `loops` claim-send-record
+ * loops side by side, so one batch's network wait overlaps another's transactions. Each round's
+ * claim has an owner token of its own, so a late settlement of an expired claim changes nothing.
+ */
+export function startWebhookWorker(o: WebhookWorkerOptions): WebhookWorker {
+  const instance = randomBytes(6).toString('hex');
+  let round = 0;
+  const loops = Array.from({ length: o.loops }, () => startLoop(o, () => `${instance}:${round++}`));
+  return {
+    wake: () => loops.forEach((l) => l.wake()),
+    async stop() {
+      await Promise.all(loops.map((l) => l.stop()));
     },
   };
 }
