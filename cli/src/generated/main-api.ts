@@ -35,7 +35,7 @@ export interface paths {
     };
     /**
      * Readiness: storage answers a query and the receipt sink takes a write
-     * @description 503 with a detail naming what is not ready: `starting`, `draining` (after SIGTERM), or the failing checks (`storage`, `receipt_sink`). Load balancers route only to a ready instance.
+     * @description 503 with a detail naming what is not ready: `starting`, `draining` (after SIGTERM), or the failing checks (`storage`, `receipt_sink`, `disk_space`, `signing_key`). Load balancers route only to a ready instance.
      *
      *     Needs no credentials.
      */
@@ -386,6 +386,156 @@ export interface paths {
     get: operations['getOrgAuditCheckpoint'];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/org/webhooks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Webhook endpoints of the organization, paged, without secrets (owner only)
+     * @description Webhook endpoints of the organization, paged, without secrets (owner only).
+     *
+     *     Needs an organization owner's JWT.
+     */
+    get: operations['getOrgWebhooks'];
+    put?: never;
+    /**
+     * Creates a webhook endpoint; its signing `secret` is returned only here, once (owner only)
+     * @description Creates a webhook endpoint; its signing `secret` is returned only here, once (owner only).
+     *
+     *     Needs an organization owner's JWT.
+     */
+    post: operations['postOrgWebhooks'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/org/webhooks/{webhook_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One webhook endpoint, without its secret (owner only)
+     * @description One webhook endpoint, without its secret (owner only).
+     *
+     *     Needs an organization owner's JWT.
+     */
+    get: operations['getOrgWebhooksByWebhookId'];
+    put?: never;
+    post?: never;
+    /**
+     * Deletes the endpoint and its delivery log (owner only)
+     * @description Deletes the endpoint and its delivery log (owner only).
+     *
+     *     Needs an organization owner's JWT.
+     */
+    delete: operations['deleteOrgWebhooksByWebhookId'];
+    options?: never;
+    head?: never;
+    /**
+     * Changes its URL, events or description, or disables or re-enables it (owner only)
+     * @description Changes its URL, events or description, or disables or re-enables it (owner only).
+     *
+     *     Needs an organization owner's JWT.
+     */
+    patch: operations['patchOrgWebhooksByWebhookId'];
+    trace?: never;
+  };
+  '/org/webhooks/{webhook_id}/rotate-secret': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A new signing secret, returned once; the previous one keeps signing for 24 hours (owner only)
+     * @description A new signing secret, returned once; the previous one keeps signing for 24 hours (owner only).
+     *
+     *     Needs an organization owner's JWT.
+     */
+    post: operations['postOrgWebhooksByWebhookIdRotateSecret'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/org/webhooks/{webhook_id}/test': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Queues a `webhook.test` event for this endpoint (owner only)
+     * @description Queues a `webhook.test` event for this endpoint (owner only).
+     *
+     *     Needs an organization owner's JWT.
+     */
+    post: operations['postOrgWebhooksByWebhookIdTest'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/org/webhooks/{webhook_id}/deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The delivery log of the endpoint, paged (owner only)
+     * @description The delivery log of the endpoint, paged (owner only).
+     *
+     *     Needs an organization owner's JWT.
+     */
+    get: operations['getOrgWebhooksByWebhookIdDeliveries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/org/webhooks/{webhook_id}/deliveries/{delivery_id}/retry': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Sends a delivery again now, with a fresh retry schedule (owner only)
+     * @description Sends a delivery again now, with a fresh retry schedule (owner only).
+     *
+     *     Needs an organization owner's JWT.
+     */
+    post: operations['postOrgWebhooksByWebhookIdDeliveriesByDeliveryIdRetry'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1528,7 +1678,14 @@ export interface components {
       | components['schemas']['AuditSignInSucceeded']
       | components['schemas']['AuditSignInFailed']
       | components['schemas']['AuditTribunalRegraded']
-      | components['schemas']['AuditIncidentOpened'];
+      | components['schemas']['AuditIncidentOpened']
+      | components['schemas']['AuditWebhookCreated']
+      | components['schemas']['AuditWebhookUpdated']
+      | components['schemas']['AuditWebhookDeleted']
+      | components['schemas']['AuditWebhookSecretRotated']
+      | components['schemas']['AuditWebhookTested']
+      | components['schemas']['AuditWebhookDisabled']
+      | components['schemas']['AuditWebhookDeliveryRetried'];
     /** @enum {string} */
     AuditEventType:
       | 'api_key.created'
@@ -1546,7 +1703,14 @@ export interface components {
       | 'sign_in.succeeded'
       | 'sign_in.failed'
       | 'tribunal.regraded'
-      | 'incident.opened';
+      | 'incident.opened'
+      | 'webhook.created'
+      | 'webhook.updated'
+      | 'webhook.deleted'
+      | 'webhook.secret_rotated'
+      | 'webhook.tested'
+      | 'webhook.disabled'
+      | 'webhook.delivery_retried';
     AuditFlightSheetPublished: {
       /**
        * @description discriminator enum property added by openapi-typescript
@@ -1741,6 +1905,71 @@ export interface components {
         /** @enum {string} */
         status: 'queued';
       };
+    };
+    AuditWebhookCreated: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'webhook.created';
+      webhook_id: string;
+      url: string;
+    };
+    AuditWebhookDeleted: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'webhook.deleted';
+      webhook_id: string;
+      url: string;
+    };
+    AuditWebhookDeliveryRetried: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'webhook.delivery_retried';
+      webhook_id: string;
+      event_id: string;
+    };
+    AuditWebhookDisabled: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'webhook.disabled';
+      webhook_id: string;
+      url: string;
+      /** @enum {string} */
+      reason: 'gone' | 'failing' | 'owner';
+    };
+    AuditWebhookSecretRotated: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'webhook.secret_rotated';
+      webhook_id: string;
+      url: string;
+    };
+    AuditWebhookTested: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'webhook.tested';
+      webhook_id: string;
+      url: string;
+    };
+    AuditWebhookUpdated: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'webhook.updated';
+      webhook_id: string;
+      url: string;
     };
     AuthRequestBody: {
       email: string;
@@ -2401,6 +2630,84 @@ export interface components {
     };
     /** @enum {string} */
     VerdictOutcome: 'pass' | 'risk' | 'fail';
+    WebhookCreateBody: {
+      url: string;
+      events: components['schemas']['WebhookEventType'][];
+      description?: string;
+    };
+    WebhookDelivery: {
+      event_id: string;
+      event_type: string;
+      /** @enum {string} */
+      state: 'pending' | 'delivered' | 'failed';
+      attempts: number;
+      last_status: number | null;
+      last_latency_ms: number | null;
+      last_error: string | null;
+      /** Format: date-time */
+      next_attempt_at: string | null;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
+    };
+    WebhookDeliveryList: {
+      deliveries: components['schemas']['WebhookDelivery'][];
+      next: string | null;
+    };
+    WebhookEndpoint: {
+      id: string;
+      url: string;
+      description: string | null;
+      events: components['schemas']['WebhookEventType'][];
+      enabled: boolean;
+      disabled_reason: string | null;
+      /** Format: date-time */
+      previous_secret_until: string | null;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
+    };
+    WebhookEndpointList: {
+      webhooks: components['schemas']['WebhookEndpoint'][];
+      next: string | null;
+    };
+    WebhookEndpointWithSecret: {
+      id: string;
+      url: string;
+      description: string | null;
+      events: components['schemas']['WebhookEventType'][];
+      enabled: boolean;
+      disabled_reason: string | null;
+      /** Format: date-time */
+      previous_secret_until: string | null;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
+      secret: string;
+    };
+    /** @enum {string} */
+    WebhookEventType:
+      | 'run.created'
+      | 'run.audited'
+      | 'run.finalized'
+      | 'run.decided'
+      | 'receipt.minted'
+      | 'incident.opened'
+      | 'tribunal.verdict.completed'
+      | 'audit.recorded'
+      | 'webhook.test';
+    WebhookTestSent: {
+      event_id: string;
+    };
+    WebhookUpdateBody: {
+      url?: string;
+      events?: components['schemas']['WebhookEventType'][];
+      description?: string | null;
+      enabled?: boolean;
+    };
   };
   responses: never;
   parameters: never;
@@ -2464,6 +2771,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getReady: {
@@ -2520,7 +2836,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not configured */
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
       503: {
         headers: {
           [name: string]: unknown;
@@ -2598,6 +2914,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getAuthVerify: {
@@ -2650,6 +2975,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -2735,6 +3069,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getAuthAcceptInvite: {
@@ -2787,6 +3130,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -2881,6 +3233,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getAuthMe: {
@@ -2946,6 +3307,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getOrg: {
@@ -3004,6 +3374,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -3089,6 +3468,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getOrgMembers: {
@@ -3151,6 +3539,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -3229,6 +3626,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -3316,6 +3722,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -3415,6 +3830,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   deleteOrgMembersByUserId: {
@@ -3500,6 +3924,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -3605,6 +4038,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getOrgApiKeys: {
@@ -3683,6 +4125,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   postOrgApiKeys: {
@@ -3754,6 +4205,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -3844,6 +4304,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getOrgAudit: {
@@ -3926,6 +4395,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getOrgAuditExport: {
@@ -3993,6 +4471,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -4074,6 +4561,852 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getOrgWebhooks: {
+    parameters: {
+      query?: {
+        /** @description plain decimal digits: no sign, leading zero, space, exponent or fraction */
+        limit?: number;
+        after?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookEndpointList'];
+        };
+      };
+      /** @description Bad input: malformed JSON, or a field that is missing, mistyped or not allowed */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Authenticated but not allowed */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Server error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postOrgWebhooks: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WebhookCreateBody'];
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookEndpointWithSecret'];
+        };
+      };
+      /** @description Bad input: malformed JSON, or a field that is missing, mistyped or not allowed */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Authenticated but not allowed */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Server error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getOrgWebhooksByWebhookId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        webhook_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookEndpoint'];
+        };
+      };
+      /** @description Bad input: malformed JSON, or a field that is missing, mistyped or not allowed */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Authenticated but not allowed */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found (or it belongs to another organization) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Server error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteOrgWebhooksByWebhookId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        webhook_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done; no body */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad input: malformed JSON, or a field that is missing, mistyped or not allowed */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Authenticated but not allowed */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found (or it belongs to another organization) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Server error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  patchOrgWebhooksByWebhookId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        webhook_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WebhookUpdateBody'];
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookEndpoint'];
+        };
+      };
+      /** @description Bad input: malformed JSON, or a field that is missing, mistyped or not allowed */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Authenticated but not allowed */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found (or it belongs to another organization) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Server error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postOrgWebhooksByWebhookIdRotateSecret: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        webhook_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookEndpointWithSecret'];
+        };
+      };
+      /** @description Bad input: malformed JSON, or a field that is missing, mistyped or not allowed */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Authenticated but not allowed */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found (or it belongs to another organization) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Server error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postOrgWebhooksByWebhookIdTest: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        webhook_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookTestSent'];
+        };
+      };
+      /** @description Bad input: malformed JSON, or a field that is missing, mistyped or not allowed */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Authenticated but not allowed */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found (or it belongs to another organization) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Server error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getOrgWebhooksByWebhookIdDeliveries: {
+    parameters: {
+      query?: {
+        /** @description plain decimal digits: no sign, leading zero, space, exponent or fraction */
+        limit?: number;
+        after?: string;
+      };
+      header?: never;
+      path: {
+        webhook_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookDeliveryList'];
+        };
+      };
+      /** @description Bad input: malformed JSON, or a field that is missing, mistyped or not allowed */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Authenticated but not allowed */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found (or it belongs to another organization) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Server error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postOrgWebhooksByWebhookIdDeliveriesByDeliveryIdRetry: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        webhook_id: string;
+        delivery_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done; no body */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad input: malformed JSON, or a field that is missing, mistyped or not allowed */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Authenticated but not allowed */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found (or it belongs to another organization) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Server error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getProjects: {
@@ -4143,6 +5476,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   postProjects: {
@@ -4205,6 +5547,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -4288,6 +5639,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getFlightSheets: {
@@ -4351,6 +5711,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -4445,6 +5814,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getFlightSheetsByIdOrSlug: {
@@ -4521,6 +5899,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getRuns: {
@@ -4585,6 +5972,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -4670,6 +6066,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getRunsByRunId: {
@@ -4746,6 +6151,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getRunsByRunIdEvidence: {
@@ -4815,6 +6229,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -4904,6 +6327,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -5004,6 +6436,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getRunsByRunIdEvidenceByEvidenceIdContent: {
@@ -5081,6 +6522,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getRunsByRunIdSubmission: {
@@ -5150,6 +6600,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -5246,6 +6705,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   postRunsByRunIdAudit: {
@@ -5324,6 +6792,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -5421,6 +6898,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   postRunsByRunIdFindings: {
@@ -5506,6 +6992,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getRunsByRunIdChecks: {
@@ -5575,6 +7070,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -5658,6 +7162,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getRunsByRunIdVerdict: {
@@ -5727,6 +7240,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -5832,6 +7354,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   postRunsByRunIdReceipt: {
@@ -5926,6 +7457,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getRunsByRunIdIncidents: {
@@ -5995,6 +7535,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -6091,6 +7640,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getLedger: {
@@ -6163,6 +7721,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getLedgerVerify: {
@@ -6228,6 +7795,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getLedgerExport: {
@@ -6286,6 +7862,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -6365,6 +7950,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getWellKnownRunledgerKeysJson: {
@@ -6414,6 +8008,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -6479,6 +8082,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -6564,6 +8176,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getLedgerProofConsistency: {
@@ -6627,6 +8248,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -6706,6 +8336,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getShareByShareTokenPdf: {
@@ -6777,6 +8416,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getShareByShareTokenAttestation: {
@@ -6826,8 +8474,35 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -6884,8 +8559,35 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -6951,8 +8653,35 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -7018,8 +8747,35 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong Content-Type, charset or Content-Encoding for the request body */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -7083,7 +8839,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not configured */
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
       503: {
         headers: {
           [name: string]: unknown;
@@ -7148,7 +8904,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not configured */
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
       503: {
         headers: {
           [name: string]: unknown;
@@ -7213,7 +8969,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not configured */
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
       503: {
         headers: {
           [name: string]: unknown;
@@ -7300,6 +9056,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getV1TribunalVerdictsByVerdictId: {
@@ -7369,6 +9134,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -7472,6 +9246,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   postInternalRunnerClaim: {
@@ -7548,7 +9331,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not configured */
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
       503: {
         headers: {
           [name: string]: unknown;
@@ -7646,7 +9429,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not configured */
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
       503: {
         headers: {
           [name: string]: unknown;
@@ -7744,7 +9527,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not configured */
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
       503: {
         headers: {
           [name: string]: unknown;
@@ -7842,7 +9625,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not configured */
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
       503: {
         headers: {
           [name: string]: unknown;
@@ -7940,7 +9723,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not configured */
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
       503: {
         headers: {
           [name: string]: unknown;
@@ -8018,7 +9801,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not configured */
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
       503: {
         headers: {
           [name: string]: unknown;

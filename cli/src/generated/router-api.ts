@@ -978,6 +978,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getAdminSummary: {
@@ -1027,6 +1036,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -1087,6 +1105,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -1161,6 +1188,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   postMembers: {
@@ -1214,6 +1250,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -1281,6 +1326,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -1359,6 +1413,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getMembersByMemberIdStatus: {
@@ -1426,6 +1489,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getDatasets: {
@@ -1479,6 +1551,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -1546,6 +1627,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getDatasetsByDatasetId: {
@@ -1606,6 +1696,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -1702,6 +1801,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getComputeInventory: {
@@ -1751,6 +1859,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -1811,6 +1928,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -1896,6 +2022,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   postJobs: {
@@ -1974,6 +2109,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getJobsByJobId: {
@@ -2034,6 +2178,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -2121,6 +2274,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   postJobsByJobIdComplete: {
@@ -2194,6 +2356,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -2281,6 +2452,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   postWorkersRegister: {
@@ -2350,7 +2530,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not configured */
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
       503: {
         headers: {
           [name: string]: unknown;
@@ -2428,6 +2608,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   postWorkersJobsLease: {
@@ -2497,6 +2686,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -2593,6 +2791,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   postWorkersJobsByJobIdStatus: {
@@ -2675,6 +2882,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -2771,6 +2987,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   postWorkersJobsByJobIdArtifacts: {
@@ -2853,6 +3078,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -2949,6 +3183,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   postWorkersJobsByJobIdFail: {
@@ -3031,6 +3274,15 @@ export interface operations {
       };
       /** @description Server error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not configured, not ready, or storage unavailable for the moment (a full disk, the database unreachable): see Retry-After */
+      503: {
         headers: {
           [name: string]: unknown;
         };
