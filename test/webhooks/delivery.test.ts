@@ -121,4 +121,19 @@ describe.each(engines)('signed webhooks on %s', (engine) => {
       new Webhook(`whsec_${Buffer.alloc(32, 7).toString('base64')}`).verify(r!.body, swHeaders(r!)),
     ).toThrow();
   });
+
+  it('audits every change and reports deliveries, queue depth and age in /metrics', async () => {
+    const audit = await api<{ entries: { event_type: string }[] }>('GET', '/org/audit?limit=200', {
+      token: owner.token,
+    });
+    const types = audit.body.entries.map((e) => e.event_type);
+    for (const t of ['webhook.created', 'webhook.secret_rotated', 'webhook.tested']) {
+      expect(types).toContain(t);
+    }
+    const text = await (await fetch(`${server.metricsUrl}/metrics`)).text();
+    const delivered = /runledger_webhook_deliveries_total\{outcome="delivered"\} (\d+)/.exec(text);
+    expect(Number(delivered?.[1])).toBeGreaterThan(0);
+    expect(text).toMatch(/^runledger_webhook_queue_depth \d+/m);
+    expect(text).toMatch(/^runledger_webhook_oldest_pending_seconds \d/m);
+  });
 });
