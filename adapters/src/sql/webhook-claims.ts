@@ -1,4 +1,8 @@
-import type { ClaimedDelivery, WebhookDeliveryRecord } from '@runledger/core/ports';
+import type {
+  ClaimedDelivery,
+  DeliverySettlement,
+  WebhookDeliveryRecord,
+} from '@runledger/core/ports';
 import type { Sql } from './sql.js';
 import { endpointOfRow } from './webhook-endpoints.js';
 
@@ -98,4 +102,33 @@ export async function claimDeliveries(
     [owner, leaseUntil, ...rows.flatMap((r) => [r.event_id, r.endpoint_id])],
   );
   return rows.map(claimedOfRow);
+}
+
+/** Records an attempt's outcome and frees the lease, only while `owner` still holds it. */
+export async function settleDelivery(
+  sql: Sql,
+  eventId: string,
+  endpointId: string,
+  owner: string,
+  o: DeliverySettlement,
+): Promise<boolean> {
+  const { changes } = await sql.run(
+    `UPDATE webhook_deliveries SET state = ?, attempts = ?, next_attempt_at = ?, last_status = ?,
+       last_latency_ms = ?, last_error = ?, updated_at = ?, lease_owner = NULL,
+       lease_expires_at = NULL
+     WHERE event_id = ? AND endpoint_id = ? AND lease_owner = ?`,
+    [
+      o.state,
+      o.attempts,
+      o.next_attempt_at,
+      o.last_status,
+      o.last_latency_ms,
+      o.last_error,
+      o.updated_at,
+      eventId,
+      endpointId,
+      owner,
+    ],
+  );
+  return changes === 1;
 }

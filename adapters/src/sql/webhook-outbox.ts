@@ -1,9 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import type { WebhookEventInput, WebhookOutboxRepository } from '@runledger/core/ports';
+import type {
+  WebhookDeliveryRecord,
+  WebhookEventInput,
+  WebhookOutboxRepository,
+} from '@runledger/core/ports';
 import { pageClause } from './paging.js';
 import type { Sql } from './sql.js';
-import { claimDeliveries, deliveryOfRow } from './webhook-claims.js';
-import type { WebhookDeliveryRecord } from '@runledger/core/ports';
+import { claimDeliveries, deliveryOfRow, settleDelivery } from './webhook-claims.js';
 
 /** SQLite allows 500 terms in a compound SELECT; a batch of events is cut into chunks of this many. */
 const EMIT_CHUNK = 100;
@@ -78,27 +81,8 @@ export function webhookOutboxRepository(sql: Sql): WebhookOutboxRepository {
       return id;
     },
     claim: (owner, now, leaseUntil, limit) => claimDeliveries(sql, owner, now, leaseUntil, limit),
-    async settle(eventId, endpointId, owner, o) {
-      const { changes } = await sql.run(
-        `UPDATE webhook_deliveries SET state = ?, attempts = ?, next_attempt_at = ?, last_status = ?,
-           last_latency_ms = ?, last_error = ?, updated_at = ?, lease_owner = NULL,
-           lease_expires_at = NULL
-         WHERE event_id = ? AND endpoint_id = ? AND lease_owner = ?`,
-        [
-          o.state,
-          o.attempts,
-          o.next_attempt_at,
-          o.last_status,
-          o.last_latency_ms,
-          o.last_error,
-          o.updated_at,
-          eventId,
-          endpointId,
-          owner,
-        ],
-      );
-      return changes === 1;
-    },
+    settle: (eventId, endpointId, owner, outcome) =>
+      settleDelivery(sql, eventId, endpointId, owner, outcome),
     async failPending(endpointId, reason, now) {
       await sql.run(
         `UPDATE webhook_deliveries SET state = 'failed', next_attempt_at = NULL, last_error = ?,

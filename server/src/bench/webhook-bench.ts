@@ -73,6 +73,32 @@ async function prepared(rl: Runledger, me: Actor, projectId: string, n: number) 
   return runs;
 }
 
+/** Queues `n` events for the hooked organization at once and times their signed delivery. */
+async function deliveryRate(
+  storage: Storage,
+  orgId: string,
+  n: number,
+  received: () => number,
+  wake: () => void,
+): Promise<void> {
+  const now = new Date().toISOString();
+  const events = Array.from({ length: n }, (_, i) => ({
+    org_id: orgId,
+    type: 'audit.recorded',
+    payload_text: JSON.stringify({ type: 'audit.recorded', timestamp: now, data: { i } }),
+    created_at: now,
+  }));
+  await storage.write((tx) => tx.webhookOutbox.emit(events, now));
+  const before = received();
+  const started = performance.now();
+  wake();
+  while (received() - before < n) await new Promise((r) => setTimeout(r, 5));
+  const seconds = (performance.now() - started) / 1000;
+  console.log(
+    `deliveries: ${n} signed deliveries in ${seconds.toFixed(2)} s = ${(n / seconds).toFixed(0)}/s`,
+  );
+}
+
 async function main(): Promise<void> {
   const mints = option('mints', 300);
   const deliveries = option('deliveries', 5000);
@@ -124,29 +150,7 @@ async function main(): Promise<void> {
     );
     console.log(`ratio: ${(mean(rates.hooked) / mean(rates.plain)).toFixed(2)}`);
     while (sink.count() < mints * 2) await new Promise((r) => setTimeout(r, 20));
-    await storage.write((tx) =>
-      tx.webhookOutbox.emit(
-        Array.from({ length: deliveries }, (_, i) => ({
-          org_id: hooked.orgId,
-          type: 'audit.recorded',
-          payload_text: JSON.stringify({
-            type: 'audit.recorded',
-            timestamp: new Date().toISOString(),
-            data: { i },
-          }),
-          created_at: new Date().toISOString(),
-        })),
-        new Date().toISOString(),
-      ),
-    );
-    const before = sink.count();
-    const started = performance.now();
-    worker.wake();
-    while (sink.count() - before < deliveries) await new Promise((r) => setTimeout(r, 5));
-    const seconds = (performance.now() - started) / 1000;
-    console.log(
-      `deliveries: ${deliveries} signed deliveries in ${seconds.toFixed(2)} s = ${(deliveries / seconds).toFixed(0)}/s`,
-    );
+    await deliveryRate(storage, hooked.orgId, deliveries, sink.count, () => worker.wake());
   } finally {
     await worker.stop();
     sender.close();
