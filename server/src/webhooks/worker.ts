@@ -50,16 +50,23 @@ function secretsOf(claimed: ClaimedDelivery, box: SecretBox, now: Date): string[
   return secrets;
 }
 
-async function attempt(o: WebhookWorkerOptions, claimed: ClaimedDelivery): Promise<SettledAttempt> {
-  const sentAt = o.clock.now();
+/** Sends one claimed delivery, signed afresh (a new timestamp on every attempt). */
+async function send(o: WebhookWorkerOptions, claimed: ClaimedDelivery, at: Date) {
+  let secrets: string[];
+  try {
+    secrets = secretsOf(claimed, o.box, at);
+  } catch {
+    // A secret sealed under another JWT_SECRET: the attempt fails, nothing is sent unsigned.
+    return { status: null, latency_ms: 0, error: 'signing secret unreadable', retry_after: null };
+  }
+  const id = claimed.delivery.event_id;
   const body = claimed.payload_text;
-  const headers = webhookHeaders(
-    secretsOf(claimed, o.box, sentAt),
-    claimed.delivery.event_id,
-    Math.floor(sentAt.getTime() / 1000),
-    body,
-  );
-  const sent = await o.sender.send(claimed.endpoint.url, headers, body);
+  const headers = webhookHeaders(secrets, id, Math.floor(at.getTime() / 1000), body);
+  return o.sender.send(claimed.endpoint.url, headers, body);
+}
+
+async function attempt(o: WebhookWorkerOptions, claimed: ClaimedDelivery): Promise<SettledAttempt> {
+  const sent = await send(o, claimed, o.clock.now());
   const now = o.clock.now();
   const result = {
     status: sent.status,
