@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import yargs, { type Argv } from 'yargs';
 import { auditCommands } from './commands/audit.js';
+import { webhookCommands } from './commands/webhooks.js';
 import { authCommands } from './commands/auth.js';
 import { flightSheetCommands } from './commands/flight-sheets.js';
 import { ledgerCommands } from './commands/ledger.js';
@@ -98,6 +99,7 @@ function parser(args: readonly string[], where: Where) {
     runCommands,
     ledgerCommands,
     auditCommands,
+    webhookCommands,
     routerCommands,
   ].reduce((cli, add) => add(cli), root);
   return withCommands;

@@ -73,4 +73,23 @@ export const AUDIT_EVENT_TYPES = valuesOf<MainSchemas['AuditEventType']>({
   'sign_in.failed': true,
   'tribunal.regraded': true,
   'incident.opened': true,
+  'webhook.created': true,
+  'webhook.updated': true,
+  'webhook.deleted': true,
+  'webhook.secret_rotated': true,
+  'webhook.tested': true,
+  'webhook.disabled': true,
+  'webhook.delivery_retried': true,
+});
+
+export const WEBHOOK_EVENT_TYPES = valuesOf<MainSchemas['WebhookEventType']>({
+  'run.created': true,
+  'run.audited': true,
+  'run.finalized': true,
+  'run.decided': true,
+  'receipt.minted': true,
+  'incident.opened': true,
+  'tribunal.verdict.completed': true,
+  'audit.recorded': true,
+  'webhook.test': true,
 });

@@ -44,3 +44,15 @@ export { recordHistoryRollback, type RolledBackLog } from './audit-receipts/hist
 
 // Secrets as storage keeps them: hashed, compared in constant time.
 export { constantTimeEqual, hashSecret } from './secrets/secret.js';
+
+// Outbound webhooks (docs/webhooks.md): endpoint use cases, the retry schedule and attempt outcomes,
+// for the server's delivery worker.
+export { webhookUseCases, type WebhookDeps } from './webhook-endpoints/use-cases.js';
+export type { SecretBox, WebhookUrlGuard, WebhookUseCases } from './webhook-endpoints/api.js';
+export {
+  STANDARD_RETRY_SECONDS,
+  parseRetrySchedule,
+  retryAfterSeconds,
+} from './webhooks/schedule.js';
+export { attemptOutcome, type AttemptResult } from './webhooks/attempts.js';
+export { recordAttempts, type SettledAttempt } from './webhook-endpoints/record-attempts.js';

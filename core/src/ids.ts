@@ -32,7 +32,8 @@ export type IdPrefix =
   | 'chk'
   | 'vrd'
   | 'tsk'
-  | 'inc';
+  | 'inc'
+  | 'whk';
 
 /** A prefixed id of 128 random bits, e.g. `prj_` followed by 26 base32 characters. */
 export function newId(prefix: IdPrefix, random: Random): string {

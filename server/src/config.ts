@@ -4,9 +4,12 @@ import { RECEIPT_PREFIX } from '@runledger/core';
 import { readOrCreateSecretFile } from '@runledger/adapters';
 import { ConfigError } from './config-error.js';
 import { loadSigningConfig, type SigningConfig } from './signing-config.js';
+import { loadWebhookConfig, type WebhookConfig } from './webhooks/config.js';
 
 /** Everything the server reads from the environment (docs/configuration.md), parsed once at start. */
 export interface ServerConfig extends SigningConfig {
+  /** Outbound webhooks (docs/webhooks.md). */
+  webhooks: WebhookConfig;
   port: number;
   host: string;
   dataDir: string;
@@ -239,6 +242,7 @@ export function loadConfig(
     paymentWebhookSecret: credentialFrom(env, 'PAYMENT_WEBHOOK_SECRET', production),
     stateDir: resolve(env.STATE_DIR || join(dataDir, 'state')),
     acceptHistoryRollback: env.ACCEPT_HISTORY_ROLLBACK === '1',
+    webhooks: loadWebhookConfig(env),
     ...loadSigningConfig(env, { production, dataDir, publicBaseUrl }),
   };
 }

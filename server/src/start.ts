@@ -13,7 +13,11 @@ import {
   smtpMailer,
   systemClock,
 } from '@runledger/adapters';
-import { backfillLedgerTrees, recordSigningKeyRotation } from '@runledger/core/adapter';
+import {
+  backfillLedgerTrees,
+  recordSigningKeyRotation,
+  type WebhookUseCases,
+} from '@runledger/core/adapter';
 import {
   createRunledger,
   type Runledger,
@@ -44,6 +48,7 @@ import { guardSignedHistory } from './ops/history/history-guard.js';
 import { recordingSigner, SignedHistory } from './ops/history/signed-history.js';
 import { ROUTER_API, routerRoutes } from './router-api/index.js';
 import { sessions, webApp } from './web-app/index.js';
+import { startWebhooks } from './webhooks/start-webhooks.js';
 
 /**
  * How much work storage lets share one transaction (adapters/src/batching): a batch of one org's
@@ -119,6 +124,8 @@ export async function startServer(
     const signer = jwtSigner(config.jwtSecret, config.jwtTtlHours, clock);
     const limits = authLimits(config, storage, clock);
     const deps = { runledger, signer };
+    const webhooks = startWebhooksOf(config, { storage, clock, metrics, logger });
+    opened.push(() => webhooks.stop());
     const tribunal = startTribunal(config, runledger, logger, opened);
     const mainApp = mainAppOf(config, {
       runledger,
@@ -129,6 +136,7 @@ export async function startServer(
       clock,
       readiness,
       metrics,
+      webhooks: webhooks.useCases,
       logger,
     });
     // Served from here on (a client polling /health then calling in gets answers); /ready says
@@ -248,11 +256,13 @@ interface MainAppParts {
   readiness: Readiness;
   metrics: Metrics;
   logger: Logger;
+  webhooks: WebhookUseCases;
 }
 
 /** The main listener's application: the API's routes and the web app's pages. */
 function mainAppOf(config: ServerConfig, parts: MainAppParts) {
   const { runledger, signer, limits, blobs, tribunal, clock, readiness, metrics, logger } = parts;
+  const { webhooks } = parts;
   return createApp({
     routes: allRoutes({
       runledger,
@@ -265,6 +275,7 @@ function mainAppOf(config: ServerConfig, parts: MainAppParts) {
       internalApiKey: config.internalApiKey,
       paymentWebhookSecret: config.paymentWebhookSecret,
       publicBaseUrl: config.publicBaseUrl,
+      webhooks,
     }),
     deps: { runledger, signer },
     logger,
@@ -272,6 +283,20 @@ function mainAppOf(config: ServerConfig, parts: MainAppParts) {
     pages: webAppOf(config, { runledger, signer, blobs, limits }),
     jsonBodyLimit: config.jsonBodyLimit,
     api: MAIN_API,
+  });
+}
+
+/** Outbound webhooks: the endpoints' use cases and the delivery worker (docs/webhooks.md). */
+function startWebhooksOf(
+  config: ServerConfig,
+  parts: { storage: Storage; clock: Clock; metrics: Metrics; logger: Logger },
+) {
+  return startWebhooks({
+    config: config.webhooks,
+    production: config.production,
+    serverSecret: config.jwtSecret,
+    random: cryptoRandom(),
+    ...parts,
   });
 }
 

@@ -25,6 +25,8 @@ import { rateLimitsRepository } from './rate-limits.js';
 import { routerMembersRepository } from './router-members.js';
 import { routerOutboxRepository } from './router-outbox.js';
 import { usersRepository } from './users.js';
+import { webhookEndpointsRepository } from './webhook-endpoints.js';
+import { webhookOutboxRepository } from './webhook-outbox.js';
 import { workersRepository } from './workers.js';
 
 /** Every repository over one transaction's SQL: the statements both engines run. */
@@ -59,5 +61,7 @@ export function repositories(sql: Sql): Repositories {
     rateLimits: rateLimitsRepository(sql),
     deploymentState: deploymentStateRepository(sql),
     operations: operationsRepository(sql),
+    webhookEndpoints: webhookEndpointsRepository(sql),
+    webhookOutbox: webhookOutboxRepository(sql),
   };
 }

@@ -11,6 +11,7 @@ import type { Actor } from '../actor.js';
 import { receiptLeaf } from '@runledger/verify/ledger';
 import { appendLeaves, appendLeavesAfter, treeTail } from '../checkpoints/tree.js';
 import { AUDIT_LOG, buildAuditReceipt } from './build.js';
+import { emitAuditRecorded } from '../webhooks/emit.js';
 
 /**
  * Failed sign-ins are counted per organization in fixed windows of this length (aligned to the
@@ -72,6 +73,7 @@ async function appendAfter(
   await Promise.all([
     ...records.map((record) => tx.auditReceipts.insert(record)),
     appendAuditLeaves(tx, orgId, records, tree),
+    emitAuditRecorded(tx, orgId, records),
   ]);
   return records;
 }

@@ -1,5 +1,6 @@
 import { actorId } from '../actor.js';
 import { auditActor, recordAudit } from '../audit-receipts/record.js';
+import { emitIncidentOpened } from '../webhooks/emit.js';
 import { nowIso } from '../time.js';
 import { newId } from '../ids.js';
 import type { IncidentRecord } from '../ports/incident-storage.js';
@@ -37,7 +38,7 @@ export function incidentUseCases({ storage, clock, random }: Deps): IncidentUseC
           created_by: actorId(actor),
           created_at: nowIso(clock),
         };
-        await tx.incidents.insert(incident);
+        await Promise.all([tx.incidents.insert(incident), emitIncidentOpened(tx, incident)]);
         await recordAudit(
           tx,
           actor.orgId,

@@ -65,6 +65,14 @@ export type {
   UserRecord,
   UsersRepository,
   Settled,
+  ClaimedDelivery,
+  DeliverySettlement,
+  WebhookDeliveryRecord,
+  WebhookDeliveryState,
+  WebhookEndpointRecord,
+  WebhookEndpointsRepository,
+  WebhookEventInput,
+  WebhookOutboxRepository,
   WriteTransaction,
 } from './storage.js';
 export type {

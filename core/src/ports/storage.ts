@@ -27,6 +27,7 @@ import type {
 } from './run-storage.js';
 import type { TribunalTasksRepository, TribunalVerdictsRepository } from './tribunal-storage.js';
 import type { PageQuery } from './page-query.js';
+import type { WebhookEndpointsRepository, WebhookOutboxRepository } from './webhook-storage.js';
 
 export type { PageCursor, PageQuery } from './page-query.js';
 
@@ -74,6 +75,17 @@ export type {
   OperationsRepository,
   RateLimitsRepository,
 } from './operations-storage.js';
+
+export type {
+  ClaimedDelivery,
+  DeliverySettlement,
+  WebhookDeliveryRecord,
+  WebhookDeliveryState,
+  WebhookEndpointRecord,
+  WebhookEndpointsRepository,
+  WebhookEventInput,
+  WebhookOutboxRepository,
+} from './webhook-storage.js';
 
 /**
  * Storage as repositories plus read and write transactions (the concurrency contract is explained
@@ -176,6 +188,8 @@ export interface Repositories {
   rateLimits: RateLimitsRepository;
   deploymentState: DeploymentStateRepository;
   operations: OperationsRepository;
+  webhookEndpoints: WebhookEndpointsRepository;
+  webhookOutbox: WebhookOutboxRepository;
 }
 
 export interface UserRecord {

@@ -14,6 +14,7 @@ import { loadRunForUpdate, toRun, toSubmission } from './views.js';
 import { runReadUseCases } from './run-reads.js';
 import { inputsChanged } from './inputs-changed.js';
 import { runEvidenceUseCases } from './run-evidence.js';
+import { emitRunCreated } from '../webhooks/emit.js';
 
 type InputUseCases = Pick<
   RunUseCases,
@@ -59,8 +60,8 @@ export function runInputUseCases(deps: Deps): InputUseCases {
           created_by: actorId(actor),
           updated_at: now,
         };
-        // Nothing is read after the insert: it ends the transaction.
-        tx.endWith(tx.runs.insert(run));
+        // Nothing is read after the run's row and its event: they end the transaction.
+        tx.endWith(emitRunCreated(tx, run), tx.runs.insert(run));
         return toRun(run);
       });
     },

@@ -21,6 +21,7 @@ import type { Deps } from '../deps.js';
 import type { RunUseCases } from './api.js';
 import { assertCanMint } from './lifecycle.js';
 import { updateRun } from './update-run.js';
+import { emitReceiptsMinted } from '../webhooks/emit.js';
 import { toReceipt } from '../receipts/view.js';
 import {
   appendAudits,
@@ -251,6 +252,12 @@ async function writeMints(
         )
       : undefined,
     minted.length > 0 ? appendAudits(tx, reads.audit, entries, now) : undefined,
+    emitReceiptsMinted(
+      tx,
+      orgId,
+      minted.map(({ record }) => record),
+      deps.config.publicBaseUrl,
+    ),
   ]);
   return new Map(receipted.map((runId, i) => [runId, existing[i] ?? null]));
 }

@@ -1,5 +1,6 @@
 import { conflict } from '../errors.js';
 import type { Repositories, RunChanges, RunRecord, WriteTransaction } from '../ports/storage.js';
+import { emitRunChange } from '../webhooks/emit.js';
 
 /** Applies changes to a run that must still be in the state it was read in. */
 export async function updateRun(
@@ -7,7 +8,11 @@ export async function updateRun(
   run: RunRecord,
   changes: RunChanges,
 ): Promise<void> {
-  if (!(await tx.runs.update(run.org_id, run.id, run.state, changes))) {
+  const [updated] = await Promise.all([
+    tx.runs.update(run.org_id, run.id, run.state, changes),
+    emitRunChange(tx, run, changes),
+  ]);
+  if (!updated) {
     throw conflict('the run changed meanwhile; try again');
   }
 }
@@ -19,5 +24,8 @@ export async function updateRun(
  * has already sent, but sends nothing after this.
  */
 export function endWithRunUpdate(tx: WriteTransaction, run: RunRecord, changes: RunChanges): void {
-  tx.endWith(tx.runs.update(run.org_id, run.id, run.state, changes));
+  tx.endWith(
+    emitRunChange(tx, run, changes),
+    tx.runs.update(run.org_id, run.id, run.state, changes),
+  );
 }

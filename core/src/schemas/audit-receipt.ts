@@ -138,6 +138,25 @@ export const AuditIncidentOpened = z.strictObject({
   rule_key: z.string().nullable(),
 });
 
+const webhookEvent = <T extends string>(type: T) =>
+  z.strictObject({ type: z.literal(type), webhook_id: Id, url: z.string() });
+export const AuditWebhookCreated = webhookEvent('webhook.created');
+export const AuditWebhookUpdated = webhookEvent('webhook.updated');
+export const AuditWebhookDeleted = webhookEvent('webhook.deleted');
+export const AuditWebhookSecretRotated = webhookEvent('webhook.secret_rotated');
+export const AuditWebhookTested = webhookEvent('webhook.tested');
+export const AuditWebhookDisabled = z.strictObject({
+  type: z.literal('webhook.disabled'),
+  webhook_id: Id,
+  url: z.string(),
+  reason: z.enum(['gone', 'failing', 'owner']),
+});
+export const AuditWebhookDeliveryRetried = z.strictObject({
+  type: z.literal('webhook.delivery_retried'),
+  webhook_id: Id,
+  event_id: Id,
+});
+
 /** Every event schema by its component name in /openapi.json. */
 export const AUDIT_EVENT_SCHEMAS = {
   AuditApiKeyCreated,
@@ -157,6 +176,13 @@ export const AUDIT_EVENT_SCHEMAS = {
   AuditSignInFailed,
   AuditTribunalRegraded,
   AuditIncidentOpened,
+  AuditWebhookCreated,
+  AuditWebhookUpdated,
+  AuditWebhookDeleted,
+  AuditWebhookSecretRotated,
+  AuditWebhookTested,
+  AuditWebhookDisabled,
+  AuditWebhookDeliveryRetried,
 } as const;
 
 type AuditEventSchema = (typeof AUDIT_EVENT_SCHEMAS)[keyof typeof AUDIT_EVENT_SCHEMAS];

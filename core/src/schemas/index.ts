@@ -184,3 +184,28 @@ export {
 } from './audit-receipt.js';
 export { DsseEnvelope, SigstoreBundle } from './attestation.js';
 export { inputProblem, type InputProblem, MAX_JSON_DEPTH, textProblem } from './json-input.js';
+export {
+  WEBHOOK_EVENT_SCHEMAS,
+  WebhookAuditRecorded,
+  WebhookEvent,
+  type WebhookEventData,
+  WebhookEventType,
+  WebhookIncidentOpened,
+  WebhookReceiptMinted,
+  WebhookRunAudited,
+  WebhookRunCreated,
+  WebhookRunDecided,
+  WebhookRunFinalized,
+  WebhookTest,
+  WebhookTribunalVerdictCompleted,
+} from './webhook-events.js';
+export {
+  WebhookCreateBody,
+  WebhookDelivery,
+  WebhookDeliveryList,
+  WebhookEndpoint,
+  WebhookEndpointList,
+  WebhookEndpointWithSecret,
+  WebhookTestSent,
+  WebhookUpdateBody,
+} from './webhook.js';

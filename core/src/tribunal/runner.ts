@@ -9,6 +9,7 @@ import { transitionTask, type TaskEvent } from './claims.js';
 import { applyTaskEvent } from './task-events.js';
 import type { TribunalUseCases } from './api.js';
 import { tribunalVerdict } from './verdict.js';
+import { emitVerdictCompleted } from '../webhooks/emit.js';
 import { claimStateOf, evidenceOf, pinnedSheetOf, runnerSheetOf, toTaskState } from './views.js';
 
 type RunnerUseCases = Pick<TribunalUseCases, 'claim' | 'reportStatus' | 'complete' | 'fail'>;
@@ -49,6 +50,7 @@ async function moveVerdict(
     updated_at: at,
   });
   if (!ok) throw conflict('the verdict changed meanwhile');
+  await emitVerdictCompleted(tx, verdict, change.status, at);
 }
 
 export function runnerUseCases(deps: Deps): RunnerUseCases {

@@ -97,6 +97,16 @@ const NAMED: Record<string, z.ZodType> = {
   DatasetStageBody: core.DatasetStageBody,
   PaymentEvent: core.PaymentEvent,
   PaymentReceived: core.PaymentReceived,
+  ...core.WEBHOOK_EVENT_SCHEMAS,
+  WebhookEvent: core.WebhookEvent,
+  WebhookEndpoint: core.WebhookEndpoint,
+  WebhookEndpointList: core.WebhookEndpointList,
+  WebhookEndpointWithSecret: core.WebhookEndpointWithSecret,
+  WebhookCreateBody: core.WebhookCreateBody,
+  WebhookUpdateBody: core.WebhookUpdateBody,
+  WebhookDelivery: core.WebhookDelivery,
+  WebhookDeliveryList: core.WebhookDeliveryList,
+  WebhookTestSent: core.WebhookTestSent,
 };
 
 /**

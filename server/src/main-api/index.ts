@@ -24,6 +24,8 @@ import { submissionRoutes } from './submission.js';
 import { runnerRoutes } from './tribunal-runner.js';
 import { tribunalRoutes } from './tribunal.js';
 import { verifyPageRoutes } from './verify-page.js';
+import { webhookRoutes } from './webhooks.js';
+import type { WebhookUseCases } from '@runledger/core/adapter';
 
 export interface RouteDeps extends AuthRouteDeps, Omit<InternalRouteDeps, 'runledger'> {
   /** Uploads spool into it and downloads stream from it. */
@@ -32,6 +34,8 @@ export interface RouteDeps extends AuthRouteDeps, Omit<InternalRouteDeps, 'runle
   tribunal: { runnerToken: string | null; onEnqueue: () => void };
   /** What GET /ready answers. */
   readiness: Readiness;
+  /** The organization's outbound webhooks (docs/webhooks.md). */
+  webhooks: WebhookUseCases;
 }
 
 /** Every route of the main API, in the order they appear in /openapi.json. */
@@ -42,6 +46,7 @@ export function allRoutes(deps: RouteDeps): Route[] {
     ...orgRoutes(deps),
     ...apiKeyRoutes(deps),
     ...auditRoutes(deps),
+    ...webhookRoutes(deps),
     ...projectRoutes(deps),
     ...flightSheetRoutes(deps),
     ...runRoutes(deps),

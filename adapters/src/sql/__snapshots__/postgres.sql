@@ -394,3 +394,53 @@ CREATE TABLE deployment_state (
 -- migration 10: share identity
 ALTER TABLE orgs ADD COLUMN share_identity TEXT COLLATE "C" NOT NULL DEFAULT 'email'
     CHECK (share_identity IN ('email', 'id'));
+
+-- migration 11: webhooks
+CREATE TABLE webhook_endpoints (
+    id TEXT COLLATE "C" PRIMARY KEY,
+    org_id TEXT COLLATE "C" NOT NULL REFERENCES orgs(id),
+    url TEXT COLLATE "C" NOT NULL,
+    description TEXT COLLATE "C",
+    events_json TEXT COLLATE "C" NOT NULL,
+    secret_sealed TEXT COLLATE "C" NOT NULL,
+    previous_secret_sealed TEXT COLLATE "C",
+    previous_secret_until TEXT COLLATE "C",
+    enabled BIGINT NOT NULL CHECK (enabled IN (0, 1)),
+    disabled_reason TEXT COLLATE "C",
+    failing_since TEXT COLLATE "C",
+    created_at TEXT COLLATE "C" NOT NULL,
+    updated_at TEXT COLLATE "C" NOT NULL
+  );
+  CREATE INDEX webhook_endpoints_by_org ON webhook_endpoints (org_id, created_at, id);
+  CREATE TABLE webhook_subscriptions (
+    endpoint_id TEXT COLLATE "C" NOT NULL REFERENCES webhook_endpoints(id) ON DELETE CASCADE,
+    org_id TEXT COLLATE "C" NOT NULL,
+    event_type TEXT COLLATE "C" NOT NULL,
+    PRIMARY KEY (endpoint_id, event_type)
+  );
+  CREATE INDEX webhook_subscriptions_by_type ON webhook_subscriptions (org_id, event_type);
+  CREATE TABLE webhook_events (
+    id TEXT COLLATE "C" PRIMARY KEY,
+    org_id TEXT COLLATE "C" NOT NULL,
+    type TEXT COLLATE "C" NOT NULL,
+    payload_text TEXT COLLATE "C" NOT NULL,
+    created_at TEXT COLLATE "C" NOT NULL
+  );
+  CREATE TABLE webhook_deliveries (
+    event_id TEXT COLLATE "C" NOT NULL REFERENCES webhook_events(id),
+    endpoint_id TEXT COLLATE "C" NOT NULL REFERENCES webhook_endpoints(id) ON DELETE CASCADE,
+    org_id TEXT COLLATE "C" NOT NULL,
+    state TEXT COLLATE "C" NOT NULL CHECK (state IN ('pending', 'delivered', 'failed')),
+    attempts BIGINT NOT NULL,
+    next_attempt_at TEXT COLLATE "C",
+    lease_owner TEXT COLLATE "C",
+    lease_expires_at TEXT COLLATE "C",
+    last_status BIGINT,
+    last_latency_ms BIGINT,
+    last_error TEXT COLLATE "C",
+    created_at TEXT COLLATE "C" NOT NULL,
+    updated_at TEXT COLLATE "C" NOT NULL,
+    PRIMARY KEY (event_id, endpoint_id)
+  );
+  CREATE INDEX webhook_deliveries_due ON webhook_deliveries (state, next_attempt_at);
+  CREATE INDEX webhook_deliveries_by_endpoint ON webhook_deliveries (endpoint_id, created_at, event_id);

@@ -412,3 +412,53 @@ CREATE TABLE deployment_state (
 -- migration 10: share identity
 ALTER TABLE orgs ADD COLUMN share_identity TEXT NOT NULL DEFAULT 'email'
     CHECK (share_identity IN ('email', 'id'));
+
+-- migration 11: webhooks
+CREATE TABLE webhook_endpoints (
+    id TEXT PRIMARY KEY,
+    org_id TEXT NOT NULL REFERENCES orgs(id),
+    url TEXT NOT NULL,
+    description TEXT,
+    events_json TEXT NOT NULL,
+    secret_sealed TEXT NOT NULL,
+    previous_secret_sealed TEXT,
+    previous_secret_until TEXT,
+    enabled INTEGER NOT NULL CHECK (enabled IN (0, 1)),
+    disabled_reason TEXT,
+    failing_since TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE INDEX webhook_endpoints_by_org ON webhook_endpoints (org_id, created_at, id);
+  CREATE TABLE webhook_subscriptions (
+    endpoint_id TEXT NOT NULL REFERENCES webhook_endpoints(id) ON DELETE CASCADE,
+    org_id TEXT NOT NULL,
+    event_type TEXT NOT NULL,
+    PRIMARY KEY (endpoint_id, event_type)
+  );
+  CREATE INDEX webhook_subscriptions_by_type ON webhook_subscriptions (org_id, event_type);
+  CREATE TABLE webhook_events (
+    id TEXT PRIMARY KEY,
+    org_id TEXT NOT NULL,
+    type TEXT NOT NULL,
+    payload_text TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE TABLE webhook_deliveries (
+    event_id TEXT NOT NULL REFERENCES webhook_events(id),
+    endpoint_id TEXT NOT NULL REFERENCES webhook_endpoints(id) ON DELETE CASCADE,
+    org_id TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('pending', 'delivered', 'failed')),
+    attempts INTEGER NOT NULL,
+    next_attempt_at TEXT,
+    lease_owner TEXT,
+    lease_expires_at TEXT,
+    last_status INTEGER,
+    last_latency_ms INTEGER,
+    last_error TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    PRIMARY KEY (event_id, endpoint_id)
+  );
+  CREATE INDEX webhook_deliveries_due ON webhook_deliveries (state, next_attempt_at);
+  CREATE INDEX webhook_deliveries_by_endpoint ON webhook_deliveries (endpoint_id, created_at, event_id);
