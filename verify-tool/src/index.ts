@@ -16,3 +16,23 @@ export {
   type ExportFileOptions,
   type RouterFilesResult,
 } from './io/index.js';
+export {
+  cosignatureLine,
+  cosignerSigner,
+  checkWitnessPolicy,
+  formatCosignerVkey,
+  parseCosignerVkey,
+  verifyCosignatures,
+  witnessPolicy,
+  type CosignerKey,
+  type CosignerSigner,
+  type WitnessCheck,
+  type WitnessPolicy,
+} from './witness/index.js';
+export {
+  formatTlogProof,
+  parseTlogProof,
+  verifyTlogProof,
+  type TlogProof,
+  type TlogProofResult,
+} from './tlog-proof/index.js';

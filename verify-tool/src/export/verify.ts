@@ -6,6 +6,7 @@ import { checkSignedCheckpoint, type Authorship } from '../ledger/signed-checkpo
 import { ReceiptTree, receiptLeafHash } from '../ledger/receipt-tree.js';
 import { HASH_SIZE } from '../merkle/hash.js';
 import type { TrustedKey } from '../note/keyring.js';
+import type { WitnessCheck, WitnessPolicy } from '../witness/policy.js';
 import { checkReceiptLine, isBlank, type BlockCheckOptions, type CheckedBlock } from './block.js';
 import { exportOriginSuffix, type ExportHeader } from './format.js';
 import type { ExportLine } from './line.js';
@@ -19,6 +20,8 @@ export interface ExportVerifyOptions extends Omit<ChainVerifyOptions, 'expectedH
   progressEvery?: number;
   /** Keys to check the header's checkpoint signature with; without them authorship is not checked. */
   keys?: readonly TrustedKey[];
+  /** Witnesses that must have cosigned the header's checkpoint. */
+  witnesses?: WitnessPolicy;
   /** Also report the Merkle root of the first this-many receipts (for consistency checks). */
   rootAtSize?: number;
 }
@@ -30,6 +33,8 @@ export interface ExportVerifyResult extends ChainVerifyResult {
   /** The header's checkpoint as read: size, root (hex), origin; null without one. */
   checkpoint: { origin: string; tree_size: number; root_hash: string } | null;
   authorship: Authorship;
+  /** The witness policy's verdict on the header's checkpoint, when a policy was given. */
+  witnessed?: WitnessCheck;
   /** The root (hex) of the first `rootAtSize` receipts, when asked and the export has that many. */
   merkle_root_at_size?: string;
 }
@@ -192,6 +197,7 @@ export class ExportVerifier {
         'the export carries no checkpoint: authorship cannot be checked, only the hash chain',
     };
     let checkpoint: ExportVerifyResult['checkpoint'] = null;
+    let witnessed: WitnessCheck | undefined;
     if (header.checkpoint !== undefined) {
       const checked = checkSignedCheckpoint(header.checkpoint, {
         originSuffix: exportOriginSuffix(header),
@@ -199,7 +205,9 @@ export class ExportVerifier {
         root,
         keys: this.#options.keys,
         fallbackTime: header.exported_at,
+        witnesses: this.#options.witnesses,
       });
+      witnessed = checked.witnessed;
       for (const finding of checked.findings) {
         verifier.report({ receipt_id: null, org_seq: null, ...finding });
       }
@@ -219,6 +227,7 @@ export class ExportVerifier {
       merkle_root: toHex(root),
       checkpoint,
       authorship,
+      ...(witnessed === undefined ? {} : { witnessed }),
       ...(this.#rootAtSize === undefined ? {} : { merkle_root_at_size: this.#rootAtSize }),
     };
   }

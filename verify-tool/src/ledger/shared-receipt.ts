@@ -6,6 +6,7 @@ import { sha256Hex, SHA256_HEX } from '../hash/sha256.js';
 import { leafHash } from '../merkle/hash.js';
 import { verifyInclusion } from '../merkle/verify.js';
 import type { TrustedKey } from '../note/keyring.js';
+import type { WitnessCheck, WitnessPolicy } from '../witness/policy.js';
 import {
   checkSignedCheckpoint,
   type Authorship,
@@ -38,6 +39,7 @@ export interface SharedReceiptResult {
   findings: { code: SharedReceiptFindingCode; message: string }[];
   checkpoint: { origin: string; tree_size: number; root_hash: string } | null;
   authorship: Authorship;
+  witnessed?: WitnessCheck;
 }
 
 /** The name under which a receipt PDF attaches its share JSON (an embedded file). */
@@ -48,7 +50,11 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 
 export function verifySharedReceipt(
   share: unknown,
-  options: { keys?: readonly TrustedKey[]; receiptPrefix?: string } = {},
+  options: {
+    keys?: readonly TrustedKey[];
+    receiptPrefix?: string;
+    witnesses?: WitnessPolicy;
+  } = {},
 ): SharedReceiptResult {
   const findings: SharedReceiptResult['findings'] = [];
   const fail = (message: string): SharedReceiptResult => ({
@@ -113,6 +119,7 @@ export function verifySharedReceipt(
     originSuffix: `/orgs/${String(payload.org_id)}`,
     size: proof.tree_size as number,
     keys: options.keys,
+    witnesses: options.witnesses,
   });
   findings.push(...checked.findings);
   if (checked.checkpoint !== null) {
@@ -142,5 +149,6 @@ export function verifySharedReceipt(
       root_hash: toHex(checked.checkpoint.rootHash),
     },
     authorship: checked.authorship,
+    ...(checked.witnessed === undefined ? {} : { witnessed: checked.witnessed }),
   };
 }
