@@ -73,6 +73,13 @@ export default {
       to: { path: '^((core|adapters|server|cli)/|@runledger/(core|adapters|server|cli)(/|$))' },
     },
     {
+      name: 'witness-on-verify-only',
+      severity: 'error',
+      comment: 'The witness depends on no runledger package but the verify package.',
+      from: { path: '^witness/' },
+      to: { path: '^((core|adapters|server|cli)/|@runledger/(core|adapters|server|cli)(/|$))' },
+    },
+    {
       name: 'core-below-adapters',
       severity: 'error',
       comment: 'core depends only on verify-tool.',
