@@ -19,6 +19,7 @@ const CORE_LAYERS = [
   'leases',
   'receipts',
   'checkpoints',
+  'witnessing',
   'ledger',
   'audit-receipts',
   'identity',
