@@ -7,3 +7,4 @@ export { asDiskFull } from './faults/disk-full.js';
 export * from './files/index.js';
 export * from './receipts/index.js';
 export * from './keys/index.js';
+export { httpWitnessClient } from './witness/http-client.js';

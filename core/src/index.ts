@@ -86,3 +86,7 @@ export {
   type CheckpointContext,
   type TreeHead,
 } from './checkpoints/index.js';
+
+// Witnesses cosigning each log's checkpoints (docs/witnesses.md).
+export { witnessAllLogs, type WitnessReport, type WitnessingDeps } from './witnessing/round.js';
+export { TLOG_PROOF_ATTACHMENT, tlogProofOf } from './share/tlog-proof.js';

@@ -4,9 +4,10 @@ import { RECEIPT_PREFIX } from '@runledger/core';
 import { readOrCreateSecretFile } from '@runledger/adapters';
 import { ConfigError } from './config-error.js';
 import { loadSigningConfig, type SigningConfig } from './signing-config.js';
+import { loadWitnessConfig, type WitnessConfig } from './witness-config.js';
 
 /** Everything the server reads from the environment (docs/configuration.md), parsed once at start. */
-export interface ServerConfig extends SigningConfig {
+export interface ServerConfig extends SigningConfig, WitnessConfig {
   port: number;
   host: string;
   dataDir: string;
@@ -219,5 +220,6 @@ export function loadConfig(
     internalApiKey: credentialFrom(env, 'INTERNAL_API_KEY', production),
     paymentWebhookSecret: credentialFrom(env, 'PAYMENT_WEBHOOK_SECRET', production),
     ...loadSigningConfig(env, { production, dataDir, publicBaseUrl }),
+    ...loadWitnessConfig(env),
   };
 }

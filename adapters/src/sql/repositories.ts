@@ -26,6 +26,7 @@ import { routerMembersRepository } from './router-members.js';
 import { routerOutboxRepository } from './router-outbox.js';
 import { usersRepository } from './users.js';
 import { workersRepository } from './workers.js';
+import { witnessedCheckpointsRepository } from './witnessed-checkpoints.js';
 
 /** Every repository over one transaction's SQL: the statements both engines run. */
 export function repositories(sql: Sql): Repositories {
@@ -58,6 +59,7 @@ export function repositories(sql: Sql): Repositories {
     signInFailures: signInFailuresRepository(sql),
     rateLimits: rateLimitsRepository(sql),
     deploymentState: deploymentStateRepository(sql),
+    witnessedCheckpoints: witnessedCheckpointsRepository(sql),
     operations: operationsRepository(sql),
   };
 }

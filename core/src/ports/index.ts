@@ -7,3 +7,4 @@ export type * from './storage.js';
 export type * from './router-storage.js';
 export type { CheckpointSigner } from './checkpoint-signer.js';
 export { lockKeys } from './lock-keys.js';
+export type { WitnessClient, WitnessEndpoint, WitnessReply } from './witness-client.js';

@@ -27,6 +27,7 @@ import type {
 } from './run-storage.js';
 import type { TribunalTasksRepository, TribunalVerdictsRepository } from './tribunal-storage.js';
 import type { PageQuery } from './page-query.js';
+import type { WitnessedCheckpointsRepository } from './witness-storage.js';
 
 export type { PageCursor, PageQuery } from './page-query.js';
 
@@ -36,6 +37,7 @@ export type * from './incident-storage.js';
 export type * from './merkle-storage.js';
 export type * from './audit-storage.js';
 export type * from './operations-storage.js';
+export type * from './witness-storage.js';
 
 /**
  * Storage as repositories plus read and write transactions (the concurrency contract is explained
@@ -114,6 +116,8 @@ export interface Repositories {
   rateLimits: RateLimitsRepository;
   deploymentState: DeploymentStateRepository;
   operations: OperationsRepository;
+  /** Checkpoints witnesses cosigned, and where each witness stands (docs/witnesses.md). */
+  witnessedCheckpoints: WitnessedCheckpointsRepository;
 }
 
 export interface UserRecord {

@@ -1,9 +1,9 @@
 import type { Actor } from '../actor.js';
-import { signedCheckpoint } from '../checkpoints/checkpoint.js';
 import { treeSize } from '../checkpoints/tree.js';
 import type { Deps } from '../deps.js';
 import { notFound } from '../errors.js';
 import type { TileResource, TlogUseCases } from './api.js';
+import { latestCheckpoint } from './served.js';
 import { parseTilePath } from './tile-path.js';
 import { TILED_LOGS, tileBytes, type TiledLog } from './tiles.js';
 
@@ -26,7 +26,7 @@ export function tlogUseCases(deps: Deps): TlogUseCases {
           publicBaseUrl: config.publicBaseUrl,
           now: clock.now(),
         };
-        return (await signedCheckpoint(tx, context, orgId, name)).checkpoint;
+        return (await latestCheckpoint(tx, context, orgId, name)).checkpoint;
       }),
 
     tile: (actor, orgId, log, tilePath) =>

@@ -394,3 +394,22 @@ CREATE TABLE deployment_state (
 -- migration 10: share identity
 ALTER TABLE orgs ADD COLUMN share_identity TEXT COLLATE "C" NOT NULL DEFAULT 'email'
     CHECK (share_identity IN ('email', 'id'));
+
+-- migration 12: witnessed checkpoints
+CREATE TABLE witnessed_checkpoints (
+    org_id TEXT COLLATE "C" NOT NULL REFERENCES orgs(id),
+    log TEXT COLLATE "C" NOT NULL,
+    size BIGINT NOT NULL CHECK (size >= 0),
+    note TEXT COLLATE "C" NOT NULL,
+    cosignatures BIGINT NOT NULL CHECK (cosignatures >= 0),
+    witnessed_at TEXT COLLATE "C" NOT NULL,
+    PRIMARY KEY (org_id, log, size)
+  );
+  CREATE TABLE witness_positions (
+    org_id TEXT COLLATE "C" NOT NULL REFERENCES orgs(id),
+    log TEXT COLLATE "C" NOT NULL,
+    witness TEXT COLLATE "C" NOT NULL,
+    size BIGINT NOT NULL CHECK (size >= 0),
+    updated_at TEXT COLLATE "C" NOT NULL,
+    PRIMARY KEY (org_id, log, witness)
+  );

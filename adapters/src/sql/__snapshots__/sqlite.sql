@@ -412,3 +412,22 @@ CREATE TABLE deployment_state (
 -- migration 10: share identity
 ALTER TABLE orgs ADD COLUMN share_identity TEXT NOT NULL DEFAULT 'email'
     CHECK (share_identity IN ('email', 'id'));
+
+-- migration 12: witnessed checkpoints
+CREATE TABLE witnessed_checkpoints (
+    org_id TEXT NOT NULL REFERENCES orgs(id),
+    log TEXT NOT NULL,
+    size INTEGER NOT NULL CHECK (size >= 0),
+    note TEXT NOT NULL,
+    cosignatures INTEGER NOT NULL CHECK (cosignatures >= 0),
+    witnessed_at TEXT NOT NULL,
+    PRIMARY KEY (org_id, log, size)
+  );
+  CREATE TABLE witness_positions (
+    org_id TEXT NOT NULL REFERENCES orgs(id),
+    log TEXT NOT NULL,
+    witness TEXT NOT NULL,
+    size INTEGER NOT NULL CHECK (size >= 0),
+    updated_at TEXT NOT NULL,
+    PRIMARY KEY (org_id, log, witness)
+  );
