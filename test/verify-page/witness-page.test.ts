@@ -76,7 +76,8 @@ describe('the verify page with witnesses and tlog-proof files', () => {
 
   it('fails on a changed byte of the proof', async () => {
     const bytes = Buffer.from(text);
-    bytes[bytes.indexOf('index') + 8] ^= 1;
+    const at = bytes.indexOf('index') + 8;
+    bytes[at] = bytes[at]! ^ 1;
     const shown = await verify(bytes, [w1.vkey, w2.vkey]);
     expect(shown.verdict).not.toMatch(/^INTACT/);
   });

@@ -50,12 +50,7 @@ export function tlogRoutes({ runledger }: { runledger: Runledger }): Route[] {
       raw: { contentType: 'application/octet-stream', description: 'Tile bytes' },
       errors: [404],
       handler: async ({ actor, params, res }) => {
-        const tile = await runledger.tlog.tile(
-          actor,
-          params.org_id,
-          params.log,
-          params.tile_path,
-        );
+        const tile = await runledger.tlog.tile(actor, params.org_id, params.log, params.tile_path);
         res.status(200);
         res.setHeader('Content-Type', 'application/octet-stream');
         res.setHeader('Cache-Control', tile.full ? IMMUTABLE : PARTIAL);

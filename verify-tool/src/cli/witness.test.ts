@@ -79,7 +79,8 @@ describe('runledger-verify --witness', () => {
     expect(ok).toMatchObject({ code: 0 });
     expect(ok.stdout).toContain('OK: the receipt is in the checkpointed tree');
     const bytes = readFileSync(file);
-    bytes[bytes.indexOf('index') + 6] ^= 1;
+    const at = bytes.indexOf('index') + 6;
+    bytes[at] = bytes[at]! ^ 1;
     writeFileSync(file, bytes);
     expect(cli('tlog-proof', '--key', ownerVkey, ...both, file).code).toBe(1);
   });
