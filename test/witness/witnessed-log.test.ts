@@ -19,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn, type SignedIn } from '../helpers/auth.js';
 import { apiClient, type Api } from '../helpers/openapi.js';
 import { approvedRun, mint, newProject, sharePath, type MintedReceipt } from '../helpers/runs.js';
+import { engines } from '../helpers/postgres.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import {
   buildWitness,
@@ -64,18 +65,21 @@ afterAll(async () => {
 const cosignatureLines = (note: string) =>
   note.split('\n').filter((l) => l.startsWith('\u2014 witness.test/')).length;
 
-describe('a witnessed log, end to end', () => {
+describe.each(engines)('a witnessed log, end to end (%s)', (engine) => {
   let server: TestServer;
   let api: Api;
   let ada: SignedIn;
   let minted: MintedReceipt[];
 
   beforeAll(async () => {
-    server = await startTestServer({
-      SIGNING_KEY: formatSkey('runledger.test', seed),
-      WITNESSES: JSON.stringify(witnesses.map((w) => ({ url: w.process.url, vkey: w.vkey }))),
-      WITNESS_INTERVAL_SECONDS: '0.2',
-    });
+    server = await startTestServer(
+      {
+        SIGNING_KEY: formatSkey('runledger.test', seed),
+        WITNESSES: JSON.stringify(witnesses.map((w) => ({ url: w.process.url, vkey: w.vkey }))),
+        WITNESS_INTERVAL_SECONDS: '0.2',
+      },
+      { engine },
+    );
     ({ api } = await apiClient(server.url));
     ada = await signIn(api, 'ada@example.com');
     const project = await newProject(api, ada.token);
