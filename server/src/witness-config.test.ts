@@ -28,8 +28,23 @@ describe('WITNESSES and WITNESS_INTERVAL_SECONDS', () => {
       [{ WITNESSES: 'nope' }, /not JSON/],
       [{ WITNESSES: '{}' }, /JSON array/],
       [{ WITNESSES: JSON.stringify([{ url: 'ftp://w', vkey }]) }, /JSON array/],
-      [{ WITNESSES: JSON.stringify([{ url: 'https://w', vkey: formatVkey(log.name, log.publicKey) }]) }, /not a witness key/],
-      [{ WITNESSES: JSON.stringify([{ url: 'https://a', vkey }, { url: 'https://b', vkey }]) }, /twice/],
+      [
+        {
+          WITNESSES: JSON.stringify([
+            { url: 'https://w', vkey: formatVkey(log.name, log.publicKey) },
+          ]),
+        },
+        /not a witness key/,
+      ],
+      [
+        {
+          WITNESSES: JSON.stringify([
+            { url: 'https://a', vkey },
+            { url: 'https://b', vkey },
+          ]),
+        },
+        /twice/,
+      ],
       [{ WITNESS_INTERVAL_SECONDS: '0' }, /0\.1 to 3600/],
     ];
     for (const [env, message] of bad) {
