@@ -110,19 +110,7 @@ export function parseArgs(argv: readonly string[]): CliCommand {
     else positional.push(arg);
   }
   const sub = positional[0] ?? '';
-  if (SUBCOMMANDS.has(sub) && (strict || org !== undefined)) {
-    throw new UsageError('--strict and --org apply to exports only');
-  }
-  if (prefix !== undefined && sub !== 'receipt' && SUBCOMMANDS.has(sub)) {
-    throw new UsageError('--prefix applies to exports and shared receipts only');
-  }
-  if (threads !== undefined && SUBCOMMANDS.has(sub)) {
-    throw new UsageError('--threads applies to exports only');
-  }
-  if (proof !== undefined && sub !== 'consistency')
-    throw new UsageError('--proof applies to consistency only');
-  if (share !== undefined && sub !== 'tlog-proof')
-    throw new UsageError('--share applies to tlog-proof only');
+  checkScopes(sub, { strict, org, prefix, threads, proof, share });
   checkWitnessArgs(witness, sub);
   const rest = positional.slice(1);
   if (sub === 'tlog-proof') {
@@ -161,6 +149,34 @@ export function parseArgs(argv: readonly string[]): CliCommand {
     threads,
     ...witness,
   };
+}
+
+/** Options that apply to some commands only. */
+function checkScopes(
+  sub: string,
+  o: {
+    strict: boolean;
+    org: string | undefined;
+    prefix: string | undefined;
+    threads: number | undefined;
+    proof: string | undefined;
+    share: string | undefined;
+  },
+): void {
+  const { strict, org, prefix, threads, proof, share } = o;
+  if (SUBCOMMANDS.has(sub) && (strict || org !== undefined)) {
+    throw new UsageError('--strict and --org apply to exports only');
+  }
+  if (prefix !== undefined && sub !== 'receipt' && SUBCOMMANDS.has(sub)) {
+    throw new UsageError('--prefix applies to exports and shared receipts only');
+  }
+  if (threads !== undefined && SUBCOMMANDS.has(sub)) {
+    throw new UsageError('--threads applies to exports only');
+  }
+  if (proof !== undefined && sub !== 'consistency')
+    throw new UsageError('--proof applies to consistency only');
+  if (share !== undefined && sub !== 'tlog-proof')
+    throw new UsageError('--share applies to tlog-proof only');
 }
 
 function thresholdOf(value: string): number {
