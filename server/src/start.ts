@@ -5,7 +5,6 @@ import {
   cryptoRandom,
   openJsonlReceiptSink,
   openFileBlobStore,
-  httpWitnessClient,
   openPostgresStorage,
   openSqliteStorage,
   smtpMailer,
@@ -21,7 +20,7 @@ import { listen, type Listener } from './http/listen.js';
 import { StoredWindowLimiter } from './http/rate-limit.js';
 import { createLogger, prettyDestination } from './logger.js';
 import { startInProcessRunner, startSweeper } from './background/index.js';
-import { startWitnessing } from './background/witnessing.js';
+import { witnessingOf } from './background/witnessing.js';
 import { allRoutes, MAIN_API } from './main-api/index.js';
 import { metricsEndpoint } from './ops/metrics/endpoint.js';
 import {
@@ -164,22 +163,7 @@ export async function startServer(
     const recovered = await runledger.router.flushOutbox();
     if (recovered > 0) logger.info({ recovered }, 'router receipt outbox flushed');
 
-    const witnessing =
-      config.witnesses.length === 0
-        ? null
-        : startWitnessing(
-            {
-              storage,
-              clock,
-              checkpointSigner: config.checkpointSigner,
-              publicBaseUrl: config.publicBaseUrl,
-              client: httpWitnessClient(),
-              witnesses: config.witnesses,
-            },
-            config.witnessIntervalSeconds,
-            logger,
-            metrics.registry,
-          );
+    const witnessing = witnessingOf(config, storage, clock, logger, metrics.registry);
     if (witnessing) opened.push(() => witnessing.stop());
 
     const signer = jwtSigner(config.jwtSecret, config.jwtTtlHours, clock);

@@ -1,6 +1,9 @@
+import { httpWitnessClient } from '@runledger/adapters';
 import { witnessAllLogs, type WitnessingDeps, type WitnessReport } from '@runledger/core';
+import type { Clock, Storage } from '@runledger/core/ports';
 import type { Logger } from 'pino';
 import { Counter, Gauge, type Registry } from 'prom-client';
+import type { ServerConfig } from '../config.js';
 
 /**
  * Offers each log's newest checkpoint to the witnesses every `intervalSeconds` (docs/witnesses.md).
@@ -73,4 +76,24 @@ export function startWitnessing(
       await running?.catch(() => undefined);
     },
   };
+}
+
+/** The server's witnessing (WITNESSES over HTTP), or null when no witness is configured. */
+export function witnessingOf(
+  config: ServerConfig,
+  storage: Storage,
+  clock: Clock,
+  logger: Logger,
+  registry: Registry,
+): Witnessing | null {
+  if (config.witnesses.length === 0) return null;
+  const deps: WitnessingDeps = {
+    storage,
+    clock,
+    checkpointSigner: config.checkpointSigner,
+    publicBaseUrl: config.publicBaseUrl,
+    client: httpWitnessClient(),
+    witnesses: config.witnesses,
+  };
+  return startWitnessing(deps, config.witnessIntervalSeconds, logger, registry);
 }
