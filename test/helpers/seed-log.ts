@@ -35,6 +35,7 @@ export async function seedAuditLog(storage: Storage, orgId: string, size: number
       const count = Math.min(BATCH, size - first);
       if (count <= 0) return true;
       const leaves: Uint8Array[] = [];
+      const inserts: Promise<void>[] = [];
       for (let i = 0; i < count; i += 1) {
         const built = buildAuditReceipt({
           head,
@@ -47,19 +48,23 @@ export async function seedAuditLog(storage: Storage, orgId: string, size: number
           },
           now: new Date(Date.UTC(2026, 0, 1, 0, 0, 0, first + i)),
         });
-        await tx.auditReceipts.insert({
-          receipt_id: built.receipt_id,
-          org_id: orgId,
-          org_seq: built.org_seq,
-          event_type: 'org.share_identity_changed',
-          parent_hash: built.parent_hash,
-          receipt_sha256: built.receipt_sha256,
-          payload_text: built.payload_text,
-          created_at: built.payload.minted_at,
-        });
+        // Independent statements go out together (the storage pipelines them).
+        inserts.push(
+          tx.auditReceipts.insert({
+            receipt_id: built.receipt_id,
+            org_id: orgId,
+            org_seq: built.org_seq,
+            event_type: 'org.share_identity_changed',
+            parent_hash: built.parent_hash,
+            receipt_sha256: built.receipt_sha256,
+            payload_text: built.payload_text,
+            created_at: built.payload.minted_at,
+          }),
+        );
         leaves.push(receiptLeaf(built.receipt_sha256));
         head = { org_seq: built.org_seq, receipt_sha256: built.receipt_sha256 };
       }
+      await Promise.all(inserts);
       await appendLeaves(tx, orgId, AUDIT_LOG, leaves, first);
       return false;
     });

@@ -139,7 +139,7 @@ describe.each(engines)('C2SP tlog-tiles read by Go sumdb/tlog (%s)', (engine) =>
         );
       }
     },
-    180_000,
+    600_000,
   );
 
   it('marks full tiles immutable and answers 404 for tiles not there yet, bad paths and other orgs', async () => {
