@@ -20,6 +20,7 @@ const CORE_LAYERS = [
   'receipts',
   'webhooks',
   'checkpoints',
+  'witnessing',
   'ledger',
   'audit-receipts',
   'identity',
@@ -72,6 +73,13 @@ export default {
       severity: 'error',
       comment: 'verify-tool depends on no other runledger package.',
       from: { path: '^verify-tool/' },
+      to: { path: '^((core|adapters|server|cli)/|@runledger/(core|adapters|server|cli)(/|$))' },
+    },
+    {
+      name: 'witness-on-verify-only',
+      severity: 'error',
+      comment: 'The witness depends on no runledger package but the verify package.',
+      from: { path: '^witness/' },
       to: { path: '^((core|adapters|server|cli)/|@runledger/(core|adapters|server|cli)(/|$))' },
     },
     {

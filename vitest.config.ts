@@ -10,7 +10,7 @@ export default defineConfig({
     alias: [
       { find: /^@runledger\/verify$/, replacement: src('./verify-tool/src/index.ts') },
       {
-        find: /^@runledger\/verify\/(attestation|chain|export|hash|ledger|merkle|note|router)$/,
+        find: /^@runledger\/verify\/(attestation|chain|export|hash|ledger|merkle|note|router|tlog-proof|witness)$/,
         replacement: src('./verify-tool/src/$1/index.ts'),
       },
       { find: /^@runledger\/core$/, replacement: src('./core/src/index.ts') },

@@ -11,6 +11,7 @@ export { systemClock } from './clock.js';
 export { cryptoRandom } from './crypto-random.js';
 export { asDiskFull } from './faults/disk-full.js';
 export { storageBatches, type BatchLimits } from './batching/storage-batches.js';
+export { httpWitnessClient } from './witness/http-client.js';
 export {
   openPostgresSnapshot,
   openSqliteSnapshot,

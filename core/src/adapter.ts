@@ -56,3 +56,6 @@ export {
 } from './webhooks/schedule.js';
 export { attemptOutcome, type AttemptResult } from './webhooks/attempts.js';
 export { recordAttempts, type SettledAttempt } from './webhook-endpoints/record-attempts.js';
+
+// Witnesses cosigning each log's checkpoints (docs/witnesses.md), for the server's witnessing round.
+export { witnessAllLogs, type WitnessReport, type WitnessingDeps } from './witnessing/round.js';

@@ -30,5 +30,6 @@ export { BUILTIN_FLIGHT_SHEETS } from './flight-sheets/builtin.js';
 export { flightSheetSha256 } from './flight-sheets/sha256.js';
 export { RECEIPT_PREFIX } from './receipts/build.js';
 export { RunReceiptPayload } from './receipts/payload.js';
+export { TLOG_PROOF_ATTACHMENT, tlogProofOf } from './share/tlog-proof.js';
 export { gradeTaskResult, type TaskGradeResult } from './tribunal/grading.js';
 export { API_KEY_PREFIX } from './secrets/api-key.js';

@@ -24,6 +24,8 @@ import type { ShareUseCases } from './share/api.js';
 import { shareUseCases } from './share/use-cases.js';
 import type { TribunalUseCases } from './tribunal/api.js';
 import { tribunalUseCases } from './tribunal/use-cases.js';
+import type { TlogUseCases } from './witnessing/api.js';
+import { tlogUseCases } from './witnessing/tlog-use-cases.js';
 
 export interface Runledger {
   auth: AuthUseCases;
@@ -39,6 +41,8 @@ export interface Runledger {
   tribunal: TribunalUseCases;
   audit: AuditUseCases;
   attestations: AttestationUseCases;
+  /** Each organization's logs as C2SP tlog-tiles (docs/witnesses.md). */
+  tlog: TlogUseCases;
 }
 
 /** The SDK: every use case, each in one storage transaction, over the ports given. */
@@ -58,5 +62,6 @@ export function createRunledger(ports: RunledgerPorts, config: RunledgerConfig):
     tribunal: tribunalUseCases(deps),
     audit: auditUseCases(deps),
     attestations: attestationUseCases(deps),
+    tlog: tlogUseCases(deps),
   };
 }

@@ -5,9 +5,10 @@ import { readOrCreateSecretFile } from '@runledger/adapters';
 import { ConfigError } from './config-error.js';
 import { loadSigningConfig, type SigningConfig } from './signing-config.js';
 import { loadWebhookConfig, type WebhookConfig } from './webhooks/config.js';
+import { loadWitnessConfig, type WitnessConfig } from './witness-config.js';
 
 /** Everything the server reads from the environment (docs/configuration.md), parsed once at start. */
-export interface ServerConfig extends SigningConfig {
+export interface ServerConfig extends SigningConfig, WitnessConfig {
   /** Outbound webhooks (docs/webhooks.md). */
   webhooks: WebhookConfig;
   port: number;
@@ -244,5 +245,6 @@ export function loadConfig(
     acceptHistoryRollback: env.ACCEPT_HISTORY_ROLLBACK === '1',
     webhooks: loadWebhookConfig(env),
     ...loadSigningConfig(env, { production, dataDir, publicBaseUrl }),
+    ...loadWitnessConfig(env),
   };
 }

@@ -33,6 +33,7 @@ import { listen, type Listener } from './http/listen.js';
 import { StoredWindowLimiter } from './http/rate-limit.js';
 import { createLogger, prettyDestination } from './logger.js';
 import { startInProcessRunner, startSweeper } from './background/index.js';
+import { witnessingOf } from './background/witnessing.js';
 import { allRoutes, MAIN_API } from './main-api/index.js';
 import { metricsEndpoint } from './ops/metrics/endpoint.js';
 import {
@@ -120,6 +121,9 @@ export async function startServer(
       runledgerConfig(config),
     );
     await flushOutboxAtStart(runledger, logger);
+
+    const witnessing = witnessingOf(config, storage, clock, logger, metrics.registry);
+    if (witnessing) opened.push(() => witnessing.stop());
 
     const signer = jwtSigner(config.jwtSecret, config.jwtTtlHours, clock);
     const limits = authLimits(config, storage, clock);

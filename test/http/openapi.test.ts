@@ -60,7 +60,8 @@ const NOT_IN_ANY_RESPONSE = new Set(['RouterReceiptType', 'RunEvent']);
 
 type Json = Record<string, unknown>;
 
-const RAW_TYPES = /^(application\/(octet-stream|pdf|x-ndjson)|text\/(html|javascript|css))$/;
+const RAW_TYPES =
+  /^(application\/(octet-stream|pdf|x-ndjson)|text\/(html|javascript|css)|text\/plain; charset=utf-8)$/;
 
 function walk(value: unknown, visit: (node: Json, path: string) => void, path = '#'): void {
   if (Array.isArray(value)) value.forEach((v, i) => walk(v, visit, `${path}/${i}`));

@@ -107,10 +107,17 @@ describe('the public share view', () => {
         cwd: dir,
         encoding: 'utf8',
       });
-      expect(list.trim().split('\n')).toEqual(['1 embedded files', '1: share.json']);
+      expect(list.trim().split('\n')).toEqual([
+        '2 embedded files',
+        '1: receipt.tlog-proof',
+        '2: share.json',
+      ]);
       execFileSync('pdfdetach', ['-saveall', 'receipt.pdf'], { cwd: dir });
       const attached = await readFile(join(dir, 'share.json'), 'utf8');
       expect(attached).toBe(answer);
+      // The second attachment is the receipt's C2SP tlog-proof, the same as GET …/tlog-proof.
+      const proof = await fetch(`${server.url}${sharePath(receipt.share_url)}/tlog-proof`);
+      expect(await readFile(join(dir, 'receipt.tlog-proof'), 'utf8')).toBe(await proof.text());
       const doc = JSON.parse(attached) as Record<string, unknown>;
       expect(doc).toMatchObject({ receipt_id: receipt.receipt_id, verified: true });
       expect(Object.keys(doc)).toEqual(expect.arrayContaining(['checkpoint', 'inclusion_proof']));

@@ -349,14 +349,15 @@ describe('the verify page', () => {
       mimeType: 'text/plain',
       buffer: Buffer.from(exported),
     });
-    // From the key box, Tab reaches the Verify button (past the key file and, served, the fetch button).
+    // From the key box, Tab reaches the Verify button (past the key file, served the fetch button,
+    // and the witness fields).
     await page.focus('#keys');
     const order: string[] = [];
-    for (let i = 0; i < 4 && order.at(-1) !== 'run'; i += 1) {
+    for (let i = 0; i < 6 && order.at(-1) !== 'run'; i += 1) {
       await page.keyboard.press('Tab');
       order.push((await page.locator(':focus').getAttribute('id')) ?? '');
     }
-    expect(order).toEqual(['key-file', 'fetch-keys', 'run']);
+    expect(order).toEqual(['key-file', 'fetch-keys', 'witnesses', 'witness-threshold', 'run']);
     await page.keyboard.press('Enter');
     await page.waitForSelector('#result:not([hidden])');
     expect(await page.textContent('#status')).toContain('INTACT: 3 receipts');

@@ -8,6 +8,7 @@ import { RATE_LIMITS_SCHEMA } from '../sql/schema/rate-limits.js';
 import { DEPLOYMENT_SCHEMA } from '../sql/schema/deployment.js';
 import { SHARE_IDENTITY_SCHEMA } from '../sql/schema/share-identity.js';
 import { WEBHOOKS_SCHEMA } from '../sql/schema/webhooks.js';
+import { WITNESSES_SCHEMA } from '../sql/schema/witnesses.js';
 
 /**
  * Append-only, with the SQLite adapter's version numbers and names: a released migration never
@@ -22,6 +23,7 @@ export const migrations: readonly Migration[] = [
   { version: 9, name: 'deployment state', sql: DEPLOYMENT_SCHEMA(postgresDialect.types) },
   { version: 10, name: 'share identity', sql: SHARE_IDENTITY_SCHEMA(postgresDialect.types) },
   { version: 11, name: 'webhooks', sql: WEBHOOKS_SCHEMA(postgresDialect.types) },
+  { version: 12, name: 'witnessed checkpoints', sql: WITNESSES_SCHEMA(postgresDialect.types) },
 ];
 
 /** Applies the migrations not yet recorded in schema_migrations, each in its own transaction. */

@@ -20,6 +20,6 @@ describe('the DDL both engines run', () => {
     expect(postgresMigrations.map((m) => [m.version, m.name])).toEqual(
       sqliteMigrations.map((m) => [m.version, m.name]),
     );
-    expect(sqliteMigrations.map((m) => m.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+    expect(sqliteMigrations.map((m) => m.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
   });
 });

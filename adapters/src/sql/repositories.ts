@@ -28,6 +28,7 @@ import { usersRepository } from './users.js';
 import { webhookEndpointsRepository } from './webhook-endpoints.js';
 import { webhookOutboxRepository } from './webhook-outbox.js';
 import { workersRepository } from './workers.js';
+import { witnessedCheckpointsRepository } from './witnessed-checkpoints.js';
 
 /** Every repository over one transaction's SQL: the statements both engines run. */
 export function repositories(sql: Sql): Repositories {
@@ -60,6 +61,7 @@ export function repositories(sql: Sql): Repositories {
     signInFailures: signInFailuresRepository(sql),
     rateLimits: rateLimitsRepository(sql),
     deploymentState: deploymentStateRepository(sql),
+    witnessedCheckpoints: witnessedCheckpointsRepository(sql),
     operations: operationsRepository(sql),
     webhookEndpoints: webhookEndpointsRepository(sql),
     webhookOutbox: webhookOutboxRepository(sql),

@@ -8,6 +8,7 @@ import { RATE_LIMITS_SCHEMA } from '../sql/schema/rate-limits.js';
 import { DEPLOYMENT_SCHEMA } from '../sql/schema/deployment.js';
 import { SHARE_IDENTITY_SCHEMA } from '../sql/schema/share-identity.js';
 import { WEBHOOKS_SCHEMA } from '../sql/schema/webhooks.js';
+import { WITNESSES_SCHEMA } from '../sql/schema/witnesses.js';
 
 /** Append-only: a released migration never changes; a schema change is a new version. */
 export const migrations: readonly Migration[] = [
@@ -19,6 +20,7 @@ export const migrations: readonly Migration[] = [
   { version: 9, name: 'deployment state', sql: DEPLOYMENT_SCHEMA(sqliteDialect.types) },
   { version: 10, name: 'share identity', sql: SHARE_IDENTITY_SCHEMA(sqliteDialect.types) },
   { version: 11, name: 'webhooks', sql: WEBHOOKS_SCHEMA(sqliteDialect.types) },
+  { version: 12, name: 'witnessed checkpoints', sql: WITNESSES_SCHEMA(sqliteDialect.types) },
 ];
 
 /** Applies the migrations not yet recorded in schema_migrations, each in its own transaction. */

@@ -1,7 +1,7 @@
 import { GENESIS_PARENT } from '@runledger/verify';
 import { formatExportHeader, formatExportLine } from '@runledger/verify/export';
 import { requireOwner } from '../actor.js';
-import { signedCheckpoint } from '../checkpoints/checkpoint.js';
+import { checkpointAtSize, latestCheckpoint } from '../witnessing/served.js';
 import { chainChunks } from '../ledger/chunks.js';
 import { limitOf, seqOf } from '../ledger/use-cases.js';
 import type { ChainHead } from '../ports/run-storage.js';
@@ -59,7 +59,7 @@ export function auditUseCases(deps: Deps): AuditUseCases {
       const { head, count, checkpoint } = await storage.read(async (tx) => {
         const h = await tx.auditReceipts.head(owner.orgId);
         const n = h === null ? 0 : await tx.auditReceipts.count(owner.orgId, h.org_seq);
-        const signed = await signedCheckpoint(tx, signing(now), owner.orgId, AUDIT_LOG, n);
+        const signed = await checkpointAtSize(tx, signing(now), owner.orgId, AUDIT_LOG, n);
         return { head: h, count: n, checkpoint: signed.checkpoint };
       });
       yield formatExportHeader({
@@ -81,7 +81,7 @@ export function auditUseCases(deps: Deps): AuditUseCases {
       const owner = requireOwner(actor);
       await settle(owner.orgId);
       return storage.read((tx) =>
-        signedCheckpoint(tx, signing(clock.now()), owner.orgId, AUDIT_LOG),
+        latestCheckpoint(tx, signing(clock.now()), owner.orgId, AUDIT_LOG),
       );
     },
   };

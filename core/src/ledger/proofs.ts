@@ -1,6 +1,7 @@
 import { toHex } from '@runledger/verify/hash';
 import { LEDGER_LOG, consistencyProofAt, treeSize } from '../checkpoints/tree.js';
-import { receiptInclusionProof, signedCheckpoint } from '../checkpoints/checkpoint.js';
+import { receiptInclusionProof } from '../checkpoints/checkpoint.js';
+import { latestCheckpoint } from '../witnessing/served.js';
 import { invalidInput, notFound } from '../errors.js';
 import type { Deps } from '../deps.js';
 import type { LedgerUseCases } from './api.js';
@@ -31,7 +32,7 @@ export function ledgerProofUseCases(deps: Deps): ProofUseCases {
   });
   return {
     checkpoint: (actor) =>
-      storage.read((tx) => signedCheckpoint(tx, context(), actor.orgId, LEDGER_LOG)),
+      storage.read((tx) => latestCheckpoint(tx, context(), actor.orgId, LEDGER_LOG)),
 
     inclusionProof: (actor, query) =>
       storage.read(async (tx) => {

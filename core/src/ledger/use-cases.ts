@@ -12,7 +12,7 @@ import type { Deps } from '../deps.js';
 import type { LedgerUseCases } from './api.js';
 import { chainChunks } from './chunks.js';
 import { ledgerProofUseCases } from './proofs.js';
-import { signedCheckpoint } from '../checkpoints/checkpoint.js';
+import { checkpointAtSize } from '../witnessing/served.js';
 import { LEDGER_LOG } from '../checkpoints/tree.js';
 
 /** The page size rules of every list (default 50, at most 200), from the shared paging helper. */
@@ -85,7 +85,7 @@ export function ledgerUseCases(deps: Deps): LedgerUseCases {
       const { head, count, checkpoint } = await storage.read(async (tx) => {
         const h = await tx.receipts.head(actor.orgId);
         const n = h === null ? 0 : await tx.receipts.count(actor.orgId, h.org_seq);
-        const signed = await signedCheckpoint(
+        const signed = await checkpointAtSize(
           tx,
           { signer: checkpointSigner, publicBaseUrl: config.publicBaseUrl, now },
           actor.orgId,

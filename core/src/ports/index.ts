@@ -73,6 +73,8 @@ export type {
   WebhookEndpointsRepository,
   WebhookEventInput,
   WebhookOutboxRepository,
+  WitnessedCheckpointRecord,
+  WitnessedCheckpointsRepository,
   WriteTransaction,
 } from './storage.js';
 export type {
@@ -101,3 +103,4 @@ export type {
 } from './router-storage.js';
 export type { CheckpointSigner } from './checkpoint-signer.js';
 export { lockKeys } from './lock-keys.js';
+export type { WitnessClient, WitnessEndpoint, WitnessReply } from './witness-client.js';

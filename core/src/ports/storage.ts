@@ -27,6 +27,7 @@ import type {
 } from './run-storage.js';
 import type { TribunalTasksRepository, TribunalVerdictsRepository } from './tribunal-storage.js';
 import type { PageQuery } from './page-query.js';
+import type { WitnessedCheckpointsRepository } from './witness-storage.js';
 import type { WebhookEndpointsRepository, WebhookOutboxRepository } from './webhook-storage.js';
 
 export type { PageCursor, PageQuery } from './page-query.js';
@@ -86,6 +87,11 @@ export type {
   WebhookEventInput,
   WebhookOutboxRepository,
 } from './webhook-storage.js';
+
+export type {
+  WitnessedCheckpointRecord,
+  WitnessedCheckpointsRepository,
+} from './witness-storage.js';
 
 /**
  * Storage as repositories plus read and write transactions (the concurrency contract is explained
@@ -190,6 +196,8 @@ export interface Repositories {
   operations: OperationsRepository;
   webhookEndpoints: WebhookEndpointsRepository;
   webhookOutbox: WebhookOutboxRepository;
+  /** Checkpoints witnesses cosigned, and where each witness stands (docs/witnesses.md). */
+  witnessedCheckpoints: WitnessedCheckpointsRepository;
 }
 
 export interface UserRecord {

@@ -1,5 +1,6 @@
 import { verifyReceipt } from '@runledger/verify';
-import { receiptInclusionProof, signedCheckpoint } from '../checkpoints/checkpoint.js';
+import { receiptInclusionProof } from '../checkpoints/checkpoint.js';
+import { latestCheckpoint } from '../witnessing/served.js';
 import { LEDGER_LOG } from '../checkpoints/tree.js';
 import { notFound } from '../errors.js';
 import type { ReceiptRecord } from '../ports/storage.js';
@@ -70,7 +71,14 @@ export function shareUseCases(deps: Deps): ShareUseCases {
       const row = await tx.receipts.byShareToken(token);
       if (!row) return null;
       const context = { signer: checkpointSigner, publicBaseUrl: config.publicBaseUrl, now };
-      const checkpoint = await signedCheckpoint(tx, context, row.org_id, LEDGER_LOG);
+      // The latest cosigned checkpoint holding this receipt, else one signed now.
+      const checkpoint = await latestCheckpoint(
+        tx,
+        context,
+        row.org_id,
+        LEDGER_LOG,
+        row.org_seq + 1,
+      );
       const inclusion_proof = await receiptInclusionProof(
         tx,
         row.org_id,

@@ -16,8 +16,18 @@ function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, where: str
   return parsed.data;
 }
 
-/** `/projects/{project_id}` → `/projects/:project_id`. */
-const expressPathOf = (path: string) => path.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
+/** `/projects/{project_id}` → `/projects/:project_id`; the rest parameter becomes `*name`. */
+function expressPathOf(def: AnyRouteDef): string {
+  const rest = def.restParam;
+  const path = rest === undefined ? def.path : def.path.replace(`{${rest}}`, `*${rest}`);
+  return path.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
+}
+
+/** Path parameters as strings: a rest parameter's segments joined with `/`. */
+const pathParams = (req: Request) =>
+  Object.fromEntries(
+    Object.entries(req.params).map(([k, v]) => [k, Array.isArray(v) ? v.join('/') : v]),
+  );
 
 /** One request through a declared route: content type, authentication, precondition, parsing, handler, answer. */
 async function run(def: AnyRouteDef, req: Request, res: Response, deps: HttpDeps): Promise<void> {
@@ -38,7 +48,7 @@ async function run(def: AnyRouteDef, req: Request, res: Response, deps: HttpDeps
       ? parseOrThrow(def.body, def.rawBody ? jsonOfBytes(req.body) : req.body, 'body')
       : undefined,
     query: def.query ? parseOrThrow(def.query, { ...req.query }, 'query') : undefined,
-    params: def.params ? parseOrThrow(def.params, { ...req.params }, 'path') : undefined,
+    params: def.params ? parseOrThrow(def.params, pathParams(req), 'path') : undefined,
     req,
     res,
     setStatus(next: SuccessStatus) {
@@ -53,12 +63,12 @@ async function run(def: AnyRouteDef, req: Request, res: Response, deps: HttpDeps
 
 /** Mounts a declared route on an Express router; errors go to the app's one error handler. */
 export function mountRoute(def: AnyRouteDef, router: Router, deps: HttpDeps): void {
-  router[def.method](expressPathOf(def.path), (req, res, next) => {
+  router[def.method](expressPathOf(def), (req, res, next) => {
     run(def, req, res, deps).catch(next);
   });
 }
 
 /** For `rawBody` routes: a raw-bytes parser on the route's path, mounted before the app's JSON parser. */
 export function mountRawParser(def: AnyRouteDef, router: Router, limit: number): void {
-  router[def.method](expressPathOf(def.path), express.raw({ type: 'application/json', limit }));
+  router[def.method](expressPathOf(def), express.raw({ type: 'application/json', limit }));
 }

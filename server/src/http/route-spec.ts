@@ -21,6 +21,11 @@ export interface RouteSpec {
   method: Method;
   /** OpenAPI form, `/projects/{project_id}`. */
   path: string;
+  /**
+   * The path parameter, the last one, that spans the rest of the path, slashes included (a C2SP
+   * tile path such as `0/x001/234.p/7`); the handler gets it as one string.
+   */
+  restParam?: string;
   summary: string;
   /** More than the summary says; the OpenAPI description also states who may call (openapi-path.ts). */
   description?: string;

@@ -23,6 +23,7 @@ import { shareRoutes } from './share.js';
 import { submissionRoutes } from './submission.js';
 import { runnerRoutes } from './tribunal-runner.js';
 import { tribunalRoutes } from './tribunal.js';
+import { tlogRoutes } from './tlog.js';
 import { verifyPageRoutes } from './verify-page.js';
 import { webhookRoutes } from './webhooks.js';
 import type { WebhookUseCases } from '@runledger/core/adapter';
@@ -57,6 +58,7 @@ export function allRoutes(deps: RouteDeps): Route[] {
     ...incidentRoutes(deps),
     ...ledgerRoutes(deps),
     ...checkpointRoutes(deps),
+    ...tlogRoutes(deps),
     ...shareRoutes(deps),
     ...attestationRoutes(deps),
     ...verifyPageRoutes(),

@@ -1,4 +1,4 @@
-import type { Runledger, ShareView } from '@runledger/core';
+import { tlogProofOf, type Runledger, type ShareView } from '@runledger/core';
 import { SharedReceipt } from '@runledger/core/schemas';
 import { defineRoute, type Route } from '../http/route.js';
 import { safeFilename } from '../http/streaming.js';
@@ -66,7 +66,8 @@ export function shareRoutes({ runledger }: { runledger: Runledger }): Route[] {
         shareHeaders(res);
         const view = await runledger.share.view(params.share_token);
         // The same bytes as the JSON answer (res.json is JSON.stringify of the checked value).
-        const pdf = await sharePdf(view, JSON.stringify(sharedReceiptOf(view)));
+        const shared = sharedReceiptOf(view);
+        const pdf = await sharePdf(view, JSON.stringify(shared), tlogProofOf(shared));
         res.status(200);
         res.setHeader('Content-Type', 'application/pdf');
         res.setHeader(
@@ -74,6 +75,29 @@ export function shareRoutes({ runledger }: { runledger: Runledger }): Route[] {
           `inline; filename="${safeFilename(view.receipt.receipt_id)}.pdf"`,
         );
         res.end(pdf);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/share/{share_token}/tlog-proof',
+      summary:
+        'The receipt as a C2SP tlog-proof file: its hash (extra), index and inclusion hashes, and the (cosigned) checkpoint',
+      description:
+        'Checkable offline with `runledger-verify tlog-proof --key keys.json FILE` (docs/witnesses.md).',
+      tag: 'share',
+      auth: 'none',
+      params: ShareParams,
+      status: 200,
+      response: undefined,
+      raw: { contentType: 'text/plain; charset=utf-8', description: 'A C2SP tlog-proof file' },
+      errors: [404],
+      handler: async ({ params, res }) => {
+        shareHeaders(res);
+        const proof = tlogProofOf(await runledger.share.get(params.share_token));
+        res.status(200);
+        res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+        res.setHeader('Content-Disposition', 'attachment; filename="receipt.tlog-proof"');
+        res.end(proof);
       },
     }),
   ];

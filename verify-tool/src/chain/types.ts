@@ -52,7 +52,9 @@ export type ChainErrorCode =
   /** Export only: the checkpoint's origin is not this organization's ledger. */
   | 'origin_mismatch'
   /** Export only: no supplied key valid at the checkpoint's time signed it. */
-  | 'signature_invalid';
+  | 'signature_invalid'
+  /** Export only: fewer than the required witnesses cosigned the checkpoint. */
+  | 'witness_quorum';
 
 export interface ChainError {
   /** The receipt the finding is about; null when it is about the export as a whole or an unreadable line. */

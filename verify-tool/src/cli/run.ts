@@ -1,6 +1,9 @@
 import { isInputError, VerifyError } from '../errors.js';
 import { verifyExportFile, verifyRouterReceiptFiles } from '../io/verify-files.js';
 import { loadTrustedKeys, parseJsonFile, readSmallFile } from '../io/keys.js';
+import { loadWitnessPolicy } from '../io/witnesses.js';
+import { verifyTlogProof } from '../tlog-proof/verify.js';
+import type { WitnessPolicy } from '../witness/policy.js';
 import { readLines } from '../io/lines.js';
 import { parseExportHeader } from '../export/parse.js';
 import type { ExportVerifyResult } from '../export/verify.js';
@@ -10,6 +13,7 @@ import type { TrustedKey } from '../note/keyring.js';
 import { parseArgs, USAGE, UsageError, type CliCommand } from './args.js';
 import { attestationCli } from './attestation.js';
 import { consistencySummary, exportSummary, receiptsSummary, receiptSummary } from './summary.js';
+import { tlogProofSummary, witnessLine } from './witness-summary.js';
 import { fromHex } from '../hash/hex.js';
 import { progressBar, type ProgressBar, type ProgressStream } from './progress.js';
 
@@ -54,6 +58,7 @@ async function exportHeaderOf(path: string) {
 async function consistency(
   command: Extract<Run, { command: 'consistency' }>,
   keys: TrustedKey[] | undefined,
+  witnesses: WitnessPolicy | undefined,
 ): Promise<{ result: ConsistencyResult; exports: ExportVerifyResult[] }> {
   const side = async (path: string, rootAtSize?: number) => {
     const header = await exportHeaderOf(path);
@@ -61,7 +66,7 @@ async function consistency(
       return { checkpoint: await readSmallFile(path), orgId: undefined, exported: undefined };
     if (header.checkpoint === undefined)
       throw new VerifyError('bad_header', `${path} carries no checkpoint: nothing to compare`);
-    const exported = await verifyExportFile(path, { keys, rootAtSize });
+    const exported = await verifyExportFile(path, { keys, rootAtSize, witnesses });
     return {
       checkpoint: header.checkpoint,
       orgId: header.org_id,
@@ -80,6 +85,7 @@ async function consistency(
     new: { checkpoint: next.checkpoint },
     orgId,
     keys,
+    witnesses,
     ...(exported === undefined
       ? {
           proof:
@@ -103,6 +109,10 @@ const orgOf = (note: string) => (note.split('\n')[0] ?? '').replace(/^.*\/orgs\/
 
 async function execute(command: Run, io: CliStreams): Promise<number> {
   const keys = await loadTrustedKeys(command.keys);
+  const witnesses =
+    command.command === 'receipts'
+      ? undefined
+      : loadWitnessPolicy(command.witnesses, command.witnessThreshold);
   const print = (json: unknown, text: string) =>
     io.stdout.write(command.json ? JSON.stringify(json) + '\n' : text);
   if (command.command === 'export') {
@@ -114,23 +124,28 @@ async function execute(command: Run, io: CliStreams): Promise<number> {
         receiptPrefix: command.prefix,
         expectedOrgId: command.org,
         keys,
+        witnesses,
         ...(command.threads === undefined ? {} : { threads: command.threads }),
         ...(bar === undefined ? {} : { onProgress: (n) => bar.update(n), progressEvery: 1000 }),
       });
     } finally {
       bar?.clear();
     }
-    print(result, exportSummary(command.file, result));
+    print(result, exportSummary(command.file, result) + witnessLine(result.witnessed));
     return result.ok ? EXIT_OK : EXIT_TAMPERED;
   }
   if (command.command === 'receipt') {
     const share = parseJsonFile(command.file, await readSmallFile(command.file));
-    const result = verifySharedReceipt(share, { keys, receiptPrefix: command.prefix });
-    print(result, receiptSummary(command.file, result));
+    const result = verifySharedReceipt(share, {
+      keys,
+      receiptPrefix: command.prefix,
+      witnesses,
+    });
+    print(result, receiptSummary(command.file, result) + witnessLine(result.witnessed));
     return result.ok ? EXIT_OK : EXIT_TAMPERED;
   }
   if (command.command === 'consistency') {
-    const { result, exports } = await consistency(command, keys);
+    const { result, exports } = await consistency(command, keys, witnesses);
     const ok = result.ok && exports.every((e) => e.ok);
     const text =
       consistencySummary(result, command) +
@@ -143,6 +158,15 @@ async function execute(command: Run, io: CliStreams): Promise<number> {
         .join('');
     print({ ...result, ok, exports }, text);
     return ok ? EXIT_OK : EXIT_TAMPERED;
+  }
+  if (command.command === 'tlog-proof') {
+    const share =
+      command.share === undefined
+        ? undefined
+        : parseJsonFile(command.share, await readSmallFile(command.share));
+    const result = verifyTlogProof(await readSmallFile(command.file), { keys, witnesses, share });
+    print(result, tlogProofSummary(command.file, result));
+    return result.ok ? EXIT_OK : EXIT_TAMPERED;
   }
   const result = await verifyRouterReceiptFiles(command.paths, { keys });
   print(result, receiptsSummary(result));

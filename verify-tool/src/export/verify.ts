@@ -6,6 +6,7 @@ import { checkSignedCheckpoint, type Authorship } from '../ledger/signed-checkpo
 import { ReceiptTree, receiptLeafHash } from '../ledger/receipt-tree.js';
 import { HASH_SIZE } from '../merkle/hash.js';
 import type { TrustedKey } from '../note/keyring.js';
+import type { WitnessCheck, WitnessPolicy } from '../witness/policy.js';
 import { checkReceiptLine, isBlank, type BlockCheckOptions, type CheckedBlock } from './block.js';
 import { exportOriginSuffix, type ExportHeader } from './format.js';
 import type { ExportLine } from './line.js';
@@ -19,6 +20,8 @@ export interface ExportVerifyOptions extends Omit<ChainVerifyOptions, 'expectedH
   progressEvery?: number;
   /** Keys to check the header's checkpoint signature with; without them authorship is not checked. */
   keys?: readonly TrustedKey[];
+  /** Witnesses that must have cosigned the header's checkpoint. */
+  witnesses?: WitnessPolicy;
   /** Also report the Merkle root of the first this-many receipts (for consistency checks). */
   rootAtSize?: number;
 }
@@ -30,6 +33,8 @@ export interface ExportVerifyResult extends ChainVerifyResult {
   /** The header's checkpoint as read: size, root (hex), origin; null without one. */
   checkpoint: { origin: string; tree_size: number; root_hash: string } | null;
   authorship: Authorship;
+  /** The witness policy's verdict on the header's checkpoint, when a policy was given. */
+  witnessed?: WitnessCheck;
   /** The root (hex) of the first `rootAtSize` receipts, when asked and the export has that many. */
   merkle_root_at_size?: string;
 }
@@ -144,24 +149,8 @@ export class ExportVerifier {
     return true;
   }
 
-  finish(): ExportVerifyResult {
-    const header = this.#header;
-    const verifier = this.#chain;
-    if (header === undefined || verifier === undefined) {
-      throw new VerifyError('bad_header', 'the input is empty: no export header');
-    }
-    const pending = this.#pending;
-    if (pending !== undefined) {
-      if (!isCompleteJson(pending.line.text)) {
-        throw new VerifyError(
-          'truncated_input',
-          `line ${pending.no} is cut off: the export is truncated`,
-        );
-      }
-      this.#pending = undefined;
-      this.#check(pending.line, pending.no, verifier);
-    }
-    const receiptLines = this.#receiptLines;
+  /** The receipts that followed against the header's count and organization. */
+  #checkCounts(header: ExportHeader, verifier: ChainVerifier, receiptLines: number): void {
     if (receiptLines < header.count) {
       throw new VerifyError(
         'truncated_input',
@@ -185,6 +174,27 @@ export class ExportVerifier {
         message: `the header's org_id ${header.org_id} is not the receipts' org ${orgId}`,
       });
     }
+  }
+
+  finish(): ExportVerifyResult {
+    const header = this.#header;
+    const verifier = this.#chain;
+    if (header === undefined || verifier === undefined) {
+      throw new VerifyError('bad_header', 'the input is empty: no export header');
+    }
+    const pending = this.#pending;
+    if (pending !== undefined) {
+      if (!isCompleteJson(pending.line.text)) {
+        throw new VerifyError(
+          'truncated_input',
+          `line ${pending.no} is cut off: the export is truncated`,
+        );
+      }
+      this.#pending = undefined;
+      this.#check(pending.line, pending.no, verifier);
+    }
+    const receiptLines = this.#receiptLines;
+    this.#checkCounts(header, verifier, receiptLines);
     const root = this.#tree.root();
     let authorship: Authorship = {
       status: 'no_checkpoint',
@@ -192,6 +202,7 @@ export class ExportVerifier {
         'the export carries no checkpoint: authorship cannot be checked, only the hash chain',
     };
     let checkpoint: ExportVerifyResult['checkpoint'] = null;
+    let witnessed: WitnessCheck | undefined;
     if (header.checkpoint !== undefined) {
       const checked = checkSignedCheckpoint(header.checkpoint, {
         originSuffix: exportOriginSuffix(header),
@@ -199,7 +210,9 @@ export class ExportVerifier {
         root,
         keys: this.#options.keys,
         fallbackTime: header.exported_at,
+        witnesses: this.#options.witnesses,
       });
+      witnessed = checked.witnessed;
       for (const finding of checked.findings) {
         verifier.report({ receipt_id: null, org_seq: null, ...finding });
       }
@@ -219,6 +232,7 @@ export class ExportVerifier {
       merkle_root: toHex(root),
       checkpoint,
       authorship,
+      ...(witnessed === undefined ? {} : { witnessed }),
       ...(this.#rootAtSize === undefined ? {} : { merkle_root_at_size: this.#rootAtSize }),
     };
   }

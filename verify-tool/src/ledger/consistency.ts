@@ -2,6 +2,7 @@ import { fromHex, toHex } from '../hash/hex.js';
 import { SHA256_HEX } from '../hash/sha256.js';
 import { verifyConsistency } from '../merkle/verify.js';
 import type { TrustedKey } from '../note/keyring.js';
+import type { WitnessPolicy } from '../witness/policy.js';
 import {
   checkSignedCheckpoint,
   type Authorship,
@@ -19,6 +20,8 @@ export interface ConsistencyInput {
   new: { checkpoint: string; fallbackTime?: string };
   orgId: string;
   keys?: readonly TrustedKey[];
+  /** Witnesses that must have cosigned both checkpoints. */
+  witnesses?: WitnessPolicy;
   /** The later tree's root at the earlier size and its full root, computed from its receipts. */
   computed?: { size: number; rootAtOldSize: Uint8Array | null; root: Uint8Array };
   /** Or a consistency proof between the two checkpoints. */
@@ -43,11 +46,13 @@ export function verifyExtends(input: ConsistencyInput): ConsistencyResult {
     originSuffix: suffix,
     keys: input.keys,
     fallbackTime: input.old.fallbackTime,
+    witnesses: input.witnesses,
   });
   const next = checkSignedCheckpoint(input.new.checkpoint, {
     originSuffix: suffix,
     keys: input.keys,
     fallbackTime: input.new.fallbackTime,
+    witnesses: input.witnesses,
     ...(input.computed === undefined
       ? {}
       : { size: input.computed.size, root: input.computed.root }),

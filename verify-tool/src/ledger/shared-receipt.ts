@@ -6,6 +6,7 @@ import { sha256Hex, SHA256_HEX } from '../hash/sha256.js';
 import { leafHash } from '../merkle/hash.js';
 import { verifyInclusion } from '../merkle/verify.js';
 import type { TrustedKey } from '../note/keyring.js';
+import type { WitnessCheck, WitnessPolicy } from '../witness/policy.js';
 import {
   checkSignedCheckpoint,
   type Authorship,
@@ -38,6 +39,7 @@ export interface SharedReceiptResult {
   findings: { code: SharedReceiptFindingCode; message: string }[];
   checkpoint: { origin: string; tree_size: number; root_hash: string } | null;
   authorship: Authorship;
+  witnessed?: WitnessCheck;
 }
 
 /** The name under which a receipt PDF attaches its share JSON (an embedded file). */
@@ -48,7 +50,11 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 
 export function verifySharedReceipt(
   share: unknown,
-  options: { keys?: readonly TrustedKey[]; receiptPrefix?: string } = {},
+  options: {
+    keys?: readonly TrustedKey[];
+    receiptPrefix?: string;
+    witnesses?: WitnessPolicy;
+  } = {},
 ): SharedReceiptResult {
   const findings: SharedReceiptResult['findings'] = [];
   const fail = (message: string): SharedReceiptResult => ({
@@ -95,24 +101,17 @@ export function verifySharedReceipt(
     originSuffix: `/orgs/${String(payload.org_id)}`,
     size: proof.tree_size as number,
     keys: options.keys,
+    witnesses: options.witnesses,
   });
   findings.push(...checked.findings);
-  if (checked.checkpoint !== null) {
-    const leaf = leafHash(fromHex(receipt_sha256) as Uint8Array);
-    if (
-      !verifyInclusion(
-        proof.leaf_index as number,
-        proof.tree_size as number,
-        leaf,
-        hashes as Uint8Array[],
-        checked.checkpoint.rootHash,
-      )
-    ) {
-      findings.push({
-        code: 'inclusion_invalid',
-        message: `the inclusion proof does not lead from the receipt to the checkpoint's root`,
-      });
-    }
+  if (
+    checked.checkpoint !== null &&
+    !includes(receipt_sha256, proof, hashes as Uint8Array[], checked.checkpoint.rootHash)
+  ) {
+    findings.push({
+      code: 'inclusion_invalid',
+      message: `the inclusion proof does not lead from the receipt to the checkpoint's root`,
+    });
   }
   return {
     ok: findings.length === 0,
@@ -124,7 +123,19 @@ export function verifySharedReceipt(
       root_hash: toHex(checked.checkpoint.rootHash),
     },
     authorship: checked.authorship,
+    ...(checked.witnessed === undefined ? {} : { witnessed: checked.witnessed }),
   };
+}
+
+/** Whether the inclusion proof leads from the receipt's leaf to the checkpoint's root. */
+function includes(
+  receiptSha256: string,
+  proof: Record<string, unknown>,
+  hashes: Uint8Array[],
+  root: Uint8Array,
+): boolean {
+  const leaf = leafHash(fromHex(receiptSha256) as Uint8Array);
+  return verifyInclusion(proof.leaf_index as number, proof.tree_size as number, leaf, hashes, root);
 }
 
 /** The receipt against itself: its payload's hash, its sequence number in three places, its id. */

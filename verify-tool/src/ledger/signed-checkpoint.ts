@@ -10,6 +10,7 @@ import { NoteError } from '../note/errors.js';
 import { keyIdHex, type NoteSigner } from '../note/keys.js';
 import { keysValidAt, type TrustedKey } from '../note/keyring.js';
 import { openNote, parseNote, signNote } from '../note/note.js';
+import { checkWitnessPolicy, type WitnessCheck, type WitnessPolicy } from '../witness/policy.js';
 
 /**
  * One signed checkpoint checked against what the verifier computed: the tree size and root, the
@@ -25,7 +26,9 @@ export type CheckpointFindingCode =
   /** The origin line names another log (another organization, instance or day). */
   | 'origin_mismatch'
   /** No supplied key valid at the checkpoint's time signed it, or a signature does not verify. */
-  | 'signature_invalid';
+  | 'signature_invalid'
+  /** Fewer than the required witnesses cosigned the checkpoint (C2SP tlog-cosignature). */
+  | 'witness_quorum';
 
 export interface CheckpointFinding {
   code: CheckpointFindingCode;
@@ -43,6 +46,8 @@ export interface CheckedCheckpoint {
   checkpoint: Checkpoint | null;
   findings: CheckpointFinding[];
   authorship: Authorship;
+  /** The witness policy's verdict, when one was given. */
+  witnessed?: WitnessCheck;
 }
 
 export interface CheckpointExpectation {
@@ -55,6 +60,8 @@ export interface CheckpointExpectation {
   keys?: readonly TrustedKey[];
   /** Time to pick keys by when the checkpoint states none (e.g. the export's exported_at). */
   fallbackTime?: string;
+  /** Witnesses that must have cosigned the checkpoint; without it cosignatures are not checked. */
+  witnesses?: WitnessPolicy;
 }
 
 const hex = (bytes: Uint8Array) =>
@@ -94,7 +101,11 @@ export function checkSignedCheckpoint(
       message: `the Merkle root of the data is ${hex(expect.root)}, the checkpoint signs ${hex(checkpoint.rootHash)}`,
     });
   }
-  return { checkpoint, findings, authorship: authorshipOf(note, checkpoint, expect, findings) };
+  const authorship = authorshipOf(note, checkpoint, expect, findings);
+  if (expect.witnesses === undefined) return { checkpoint, findings, authorship };
+  const witnessed = checkWitnessPolicy(note, expect.witnesses);
+  if (!witnessed.ok) findings.push({ code: 'witness_quorum', message: witnessed.message });
+  return { checkpoint, findings, authorship, witnessed };
 }
 
 function authorshipOf(

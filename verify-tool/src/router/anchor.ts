@@ -72,6 +72,7 @@ const ANCHOR_CODES = {
   root_mismatch: 'anchor_mismatch',
   origin_mismatch: 'anchor_mismatch',
   signature_invalid: 'signature_invalid',
+  witness_quorum: 'signature_invalid', // anchors are not witnessed: never given a policy
 } as const;
 
 /** Checks a day file (its name, receipt count and last checksum) against its anchor's text. */

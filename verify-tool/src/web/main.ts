@@ -5,6 +5,8 @@ import type { CheckStatus, Report } from './report.js';
 import { verifyShareDocument } from './share.js';
 import { shareJsonUrl } from './share-link.js';
 import { verifyFile } from './verify-file.js';
+import { parseWitnessText } from './witnesses.js';
+import type { WitnessPolicy } from '../witness/policy.js';
 
 /**
  * The page's script: wires the controls to verifyFile and shows its report. Everything is written
@@ -17,6 +19,8 @@ const form = byId<HTMLFormElement>('verify-form');
 const fileInput = byId<HTMLInputElement>('file');
 const drop = byId<HTMLDivElement>('drop');
 const keysBox = byId<HTMLTextAreaElement>('keys');
+const witnessBox = byId<HTMLTextAreaElement>('witnesses');
+const thresholdInput = byId<HTMLInputElement>('witness-threshold');
 const keyFile = byId<HTMLInputElement>('key-file');
 const fetchKeys = byId<HTMLButtonElement>('fetch-keys');
 const runButton = byId<HTMLButtonElement>('run');
@@ -117,12 +121,21 @@ async function onProgress(bytesRead: number, total: number): Promise<void> {
 /** Reads the key box, runs one verification with the controls held, and shows its report. */
 async function verifying(
   what: string,
-  work: (keys: readonly TrustedKey[] | undefined) => Promise<Report>,
+  work: (
+    keys: readonly TrustedKey[] | undefined,
+    witnesses: WitnessPolicy | undefined,
+  ) => Promise<Report>,
 ): Promise<void> {
   const keys = parseKeyText(keysBox.value);
   if (keys.status === 'bad') {
     showError(`The key cannot be used: ${keys.message}`);
     keysBox.focus();
+    return;
+  }
+  const witnesses = parseWitnessText(witnessBox.value, thresholdInput.value);
+  if (witnesses.status === 'bad') {
+    showError(`The witness keys cannot be used: ${witnesses.message}`);
+    witnessBox.focus();
     return;
   }
   runButton.disabled = true;
@@ -131,7 +144,12 @@ async function verifying(
   status.className = '';
   status.textContent = `Verifying ${what}…`;
   try {
-    show(await work(keys.status === 'keys' ? keys.keys : undefined));
+    show(
+      await work(
+        keys.status === 'keys' ? keys.keys : undefined,
+        witnesses.status === 'policy' ? witnesses.policy : undefined,
+      ),
+    );
   } catch (error) {
     showError(`Verification stopped: ${(error as Error).message}`);
   } finally {
@@ -147,11 +165,15 @@ async function run(): Promise<void> {
     fileInput.focus();
     return;
   }
-  await verifying(file.name, (keys) => {
+  await verifying(file.name, (keys, witnesses) => {
     progress.value = 0;
     progressText.textContent = '';
     progressBox.hidden = false;
-    return verifyFile(file, { ...(keys === undefined ? {} : { keys }), onProgress });
+    return verifyFile(file, {
+      ...(keys === undefined ? {} : { keys }),
+      ...(witnesses === undefined ? {} : { witnesses }),
+      onProgress,
+    });
   });
 }
 
@@ -163,7 +185,7 @@ async function runLink(): Promise<void> {
     shareLink.focus();
     return;
   }
-  await verifying('the share link', async (keys) => {
+  await verifying('the share link', async (keys, witnesses) => {
     progressBox.hidden = true;
     const response = await fetch(target.url, {
       headers: { Accept: 'application/json' },
@@ -178,7 +200,7 @@ async function runLink(): Promise<void> {
     const doc = (await response.json().catch(() => {
       throw new Error('the share link did not answer JSON');
     })) as unknown;
-    return verifyShareDocument(doc, keys);
+    return verifyShareDocument(doc, keys, witnesses);
   });
 }
 

@@ -43,6 +43,16 @@ export interface PageAssets {
   metaCsp?: string;
 }
 
+/** The optional witness keys and threshold (runledger-verify --witness, --witness-threshold). */
+const WITNESS_FIELDS = `<fieldset>
+<legend>3. Witnesses (optional)</legend>
+<label for="witnesses">Witness key(s), one per line, as <code>runledger-witness init</code> prints them</label>
+<textarea id="witnesses" name="witnesses" rows="3" spellcheck="false" autocomplete="off" aria-describedby="witnesses-hint"></textarea>
+<label for="witness-threshold">How many of them must have cosigned (empty: all)</label>
+<input type="text" id="witness-threshold" name="witness-threshold" inputmode="numeric" autocomplete="off">
+<p class="hint" id="witnesses-hint">With witness keys, every checkpoint must carry that many valid cosignatures (C2SP tlog-cosignature), so this verification sees the history the witnesses saw.</p>
+</fieldset>`;
+
 /** The page; the script fills `#result` and wires the controls (web/main.ts). */
 export function pageHtml(assets: PageAssets): string {
   const style =
@@ -76,7 +86,7 @@ ${'src' in assets.script ? script : ''}
 <fieldset>
 <legend>1. The file</legend>
 <label for="file">An export (<code>.ndjson</code>, from <code>GET /ledger/export</code>), a share JSON or a receipt PDF</label>
-<input type="file" id="file" name="file" accept=".ndjson,.jsonl,.json,.txt,.pdf,application/json,application/x-ndjson,text/plain,application/pdf" aria-describedby="drop-hint">
+<input type="file" id="file" name="file" accept=".ndjson,.jsonl,.json,.txt,.pdf,.tlog-proof,application/json,application/x-ndjson,text/plain,application/pdf" aria-describedby="drop-hint">
 <div class="drop" id="drop" aria-hidden="true">…or drop it here</div>
 <p class="hint" id="drop-hint">Large exports are read in chunks; a 100 MB export works. A receipt PDF carries its share JSON (receipt, signed checkpoint, inclusion proof) as the attached file <code>share.json</code>.</p>
 <label for="share-link">…or a receipt’s share link (printed on its PDF)</label>
@@ -93,6 +103,7 @@ ${'src' in assets.script ? script : ''}
 <input type="file" id="key-file" name="key-file" accept=".json,.txt,application/json,text/plain">
 <p><button type="button" class="secondary" id="fetch-keys" hidden>Use this server’s published keys</button></p>
 </fieldset>
+${WITNESS_FIELDS}
 <p><button type="submit" id="run">Verify</button></p>
 </form>
 <div id="progress-box" hidden>

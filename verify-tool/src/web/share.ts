@@ -3,6 +3,8 @@ import { VerifyError } from '../errors.js';
 import { DEFAULT_RECEIPT_PREFIX, verifyReceipt } from '../chain/verifier.js';
 import { verifySharedReceipt } from '../ledger/shared-receipt.js';
 import type { TrustedKey } from '../note/keyring.js';
+import type { WitnessPolicy } from '../witness/policy.js';
+import { withWitnessRow } from './witnesses.js';
 import { SIGNATURE_CHECK, shareReport, unreadableReport, type Report } from './report.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -20,7 +22,11 @@ function prefixOf(receiptIdText: unknown): string | undefined {
  * be checked is the payload against its own receipt_sha256 and id, and the page says that nothing
  * ties such a receipt to the organization's ledger.
  */
-export function verifyShareDocument(doc: unknown, keys?: readonly TrustedKey[]): Report {
+export function verifyShareDocument(
+  doc: unknown,
+  keys?: readonly TrustedKey[],
+  witnesses?: WitnessPolicy,
+): Report {
   if (!isObject(doc))
     return unreadableReport('share', 'bad_share', 'the file is not a JSON object');
   const receipt = isObject(doc.receipt) ? doc.receipt : doc;
@@ -28,9 +34,12 @@ export function verifyShareDocument(doc: unknown, keys?: readonly TrustedKey[]):
     return receiptOnlyReport(receipt);
   }
   const receiptPrefix = prefixOf(receipt.receipt_id);
-  return shareReport(
-    verifySharedReceipt(doc, { ...(keys === undefined ? {} : { keys }), receiptPrefix }),
-  );
+  const result = verifySharedReceipt(doc, {
+    ...(keys === undefined ? {} : { keys }),
+    ...(witnesses === undefined ? {} : { witnesses }),
+    receiptPrefix,
+  });
+  return withWitnessRow(shareReport(result), result.witnessed);
 }
 
 /** Where a single-receipt finding of the chain verifier belongs on the share page. */

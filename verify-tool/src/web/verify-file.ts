@@ -2,6 +2,10 @@ import { isInputError } from '../errors.js';
 import { attestationEnvelope, verifyAttestationDocument } from './attestation.js';
 import { ExportVerifier } from '../export/verify.js';
 import type { TrustedKey } from '../note/keyring.js';
+import { verifyTlogProof } from '../tlog-proof/verify.js';
+import type { WitnessPolicy } from '../witness/policy.js';
+import { TLOG_PROOF_MAGIC, tlogProofReport } from './tlog-proof-report.js';
+import { withWitnessRow } from './witnesses.js';
 import { SHARE_JSON_ATTACHMENT } from '../ledger/shared-receipt.js';
 import { streamLineBatches } from './lines.js';
 import { embeddedShareJson, isPdf, PdfBundleError } from './pdf-bundle.js';
@@ -20,6 +24,8 @@ export interface FileLike {
 
 export interface VerifyFileOptions {
   keys?: readonly TrustedKey[];
+  /** Witnesses that must have cosigned every checkpoint checked. */
+  witnesses?: WitnessPolicy;
   /** After each chunk read; the page updates its progress bar and, now and then, lets the browser paint. */
   onProgress?: (bytesRead: number, totalBytes: number) => void | Promise<void>;
 }
@@ -69,7 +75,7 @@ async function verifyReceiptPdf(file: FileLike, options: VerifyFileOptions): Pro
       `the PDF's ${SHARE_JSON_ATTACHMENT} is not JSON: ${(error as Error).message}`,
     );
   }
-  const report = verifyShareDocument(doc, options.keys);
+  const report = verifyShareDocument(doc, options.keys, options.witnesses);
   return {
     ...report,
     facts: [['Read from', `${SHARE_JSON_ATTACHMENT} embedded in the PDF`], ...report.facts],
@@ -83,6 +89,15 @@ async function verifyReceiptPdf(file: FileLike, options: VerifyFileOptions): Pro
 export async function verifyFile(file: FileLike, options: VerifyFileOptions = {}): Promise<Report> {
   const magic = new Uint8Array(await file.slice(0, 5).arrayBuffer());
   if (isPdf(magic)) return verifyReceiptPdf(file, options);
+  const head = await file.slice(0, TLOG_PROOF_MAGIC.length).text();
+  if (head === TLOG_PROOF_MAGIC && file.size <= SHARE_LIMIT_BYTES) {
+    const result = verifyTlogProof(await file.text(), {
+      ...(options.keys === undefined ? {} : { keys: options.keys }),
+      ...(options.witnesses === undefined ? {} : { witnesses: options.witnesses }),
+    });
+    await options.onProgress?.(file.size, file.size);
+    return tlogProofReport(result);
+  }
   if (!(await looksLikeExport(file))) {
     if (file.size > SHARE_LIMIT_BYTES) {
       return unreadableReport('export', 'bad_header', 'the first line is not an export header');
@@ -100,9 +115,12 @@ export async function verifyFile(file: FileLike, options: VerifyFileOptions = {}
     await options.onProgress?.(file.size, file.size);
     const envelope = attestationEnvelope(doc);
     if (envelope !== null) return verifyAttestationDocument(envelope, options.keys);
-    return verifyShareDocument(doc, options.keys);
+    return verifyShareDocument(doc, options.keys, options.witnesses);
   }
-  const verifier = new ExportVerifier(options.keys === undefined ? {} : { keys: options.keys });
+  const verifier = new ExportVerifier({
+    ...(options.keys === undefined ? {} : { keys: options.keys }),
+    ...(options.witnesses === undefined ? {} : { witnesses: options.witnesses }),
+  });
   try {
     const progress = options.onProgress;
     const batches = streamLineBatches(
@@ -116,7 +134,8 @@ export async function verifyFile(file: FileLike, options: VerifyFileOptions = {}
         verifier.push(payloadSha256 === undefined ? { text } : { text, payloadSha256 });
       });
     }
-    return exportReport(verifier.finish());
+    const finished = verifier.finish();
+    return withWitnessRow(exportReport(finished), finished.witnessed);
   } catch (error) {
     if (isInputError(error)) return unreadableReport('export', error.code, error.message);
     throw error;

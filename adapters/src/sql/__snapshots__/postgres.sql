@@ -444,3 +444,22 @@ CREATE TABLE webhook_endpoints (
   );
   CREATE INDEX webhook_deliveries_due ON webhook_deliveries (state, next_attempt_at);
   CREATE INDEX webhook_deliveries_by_endpoint ON webhook_deliveries (endpoint_id, created_at, event_id);
+
+-- migration 12: witnessed checkpoints
+CREATE TABLE witnessed_checkpoints (
+    org_id TEXT COLLATE "C" NOT NULL REFERENCES orgs(id),
+    log TEXT COLLATE "C" NOT NULL,
+    size BIGINT NOT NULL CHECK (size >= 0),
+    note TEXT COLLATE "C" NOT NULL,
+    cosignatures BIGINT NOT NULL CHECK (cosignatures >= 0),
+    witnessed_at TEXT COLLATE "C" NOT NULL,
+    PRIMARY KEY (org_id, log, size)
+  );
+  CREATE TABLE witness_positions (
+    org_id TEXT COLLATE "C" NOT NULL REFERENCES orgs(id),
+    log TEXT COLLATE "C" NOT NULL,
+    witness TEXT COLLATE "C" NOT NULL,
+    size BIGINT NOT NULL CHECK (size >= 0),
+    updated_at TEXT COLLATE "C" NOT NULL,
+    PRIMARY KEY (org_id, log, witness)
+  );

@@ -1,6 +1,6 @@
 import PDFDocument from 'pdfkit';
 import { SHARE_JSON_ATTACHMENT } from '@runledger/verify/ledger';
-import type { RunReceiptPayload, ShareView } from '@runledger/core';
+import { TLOG_PROOF_ATTACHMENT, type RunReceiptPayload, type ShareView } from '@runledger/core';
 import { registerFaces } from './pdf/fonts.js';
 import { isolate } from './pdf/tokens.js';
 import { textWidth, writeLine, writeText, type TextStyle } from './pdf/write.js';
@@ -197,9 +197,9 @@ function frame(doc: Doc, receiptId: string, v: Verification): void {
  * evidence, what was checked and how to check it, a legend and the hashes. Every page has a header
  * and a footer with the receipt id and its page number. Fonts are embedded (see pdf/fonts.ts).
  * `shareJson`, the share link's JSON answer as sent, is attached as `share.json`, so the PDF alone
- * verifies offline (docs/share.md).
+ * verifies offline (docs/share.md); `tlogProof`, its C2SP tlog-proof, as `receipt.tlog-proof`.
  */
-export function sharePdf(view: ShareView, shareJson?: string): Promise<Buffer> {
+export function sharePdf(view: ShareView, shareJson?: string, tlogProof?: string): Promise<Buffer> {
   const { receipt, share_url: shareUrl } = view;
   const payload = runPayloadOf(receipt);
   const v = verificationOf(view);
@@ -261,6 +261,13 @@ export function sharePdf(view: ShareView, shareJson?: string): Promise<Buffer> {
       name: SHARE_JSON_ATTACHMENT,
       type: 'application/json',
       description: `runledger share JSON of receipt ${receipt.receipt_id}: receipt, signed checkpoint, inclusion proof`,
+    });
+  }
+  if (tlogProof !== undefined) {
+    doc.file(Buffer.from(tlogProof, 'utf8'), {
+      name: TLOG_PROOF_ATTACHMENT,
+      type: 'text/plain',
+      description: `C2SP tlog-proof of receipt ${receipt.receipt_id}: runledger-verify tlog-proof`,
     });
   }
   doc.end();
