@@ -30,6 +30,7 @@ describe.skipIf(postgresSkipped)('a mint whose database connection is cut', () =
       // No background write transaction may take the cut meant for the mint.
       ROUTER_SWEEP_SECONDS: '3600',
       TRIBUNAL_POLL_SECONDS: '3600',
+      WEBHOOK_WORKER: 'off',
     });
     ({ api } = await apiClient(server.url));
     ada = await signIn(api, 'ada@example.com');

@@ -7,7 +7,15 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const SERVER_SRC = resolve(import.meta.dirname, '../../server/src');
 /** Headers the server reads that carry no credential. */
-const NOT_CREDENTIALS = new Set(['x-request-id']);
+// Headers the server reads that carry no secret: a request id, the web app's same-origin checks
+// (Origin, Host, Sec-Fetch-Site) and conditional GETs (If-None-Match).
+const NOT_CREDENTIALS = new Set([
+  'x-request-id',
+  'origin',
+  'host',
+  'sec-fetch-site',
+  'if-none-match',
+]);
 const SECRET = 'S3CRET-never-in-the-log-0123456789';
 
 async function sourceFiles(dir: string): Promise<string[]> {

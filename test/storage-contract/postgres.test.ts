@@ -103,7 +103,7 @@ describe.skipIf(postgresSkipped)('PostgreSQL adapter', () => {
           .query<{ version: number }>(`SELECT version FROM ${schema}.schema_migrations ORDER BY 1`)
           .finally(() => client.end());
         expect(versions.rows.map((r) => Number(r.version))).toEqual([
-          1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
+          1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
         ]);
       } finally {
         await second.close();

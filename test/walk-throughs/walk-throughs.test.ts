@@ -134,7 +134,7 @@ async function stop(child: ChildProcess): Promise<void> {
 }
 
 const hasSecuresystemslib = async () =>
-  (await run('python3', ['-c', 'import securesystemslib'])).code === 0;
+  (await run('/usr/bin/python3', ['-c', 'import securesystemslib'])).code === 0;
 
 describe('the shell walk-throughs', async () => {
   const all = await pages();

@@ -79,7 +79,9 @@ function body(
 
 /** Cosignature/v1 checked the way the specification writes it, with node:crypto only. */
 function independentlyVerified(note: string, line: string, vkey: string): boolean {
-  const [name, , keyB64] = vkey.split('+') as [string, string, string];
+  // name+hash+key: the key's base64 may itself hold '+', so only the first two split.
+  const [name, hash] = vkey.split('+', 2) as [string, string];
+  const keyB64 = vkey.slice(name.length + hash.length + 2);
   const publicKey = Buffer.from(keyB64, 'base64').subarray(1);
   const blob = Buffer.from(/^\u2014 \S+ (\S+)\n$/.exec(line)![1]!, 'base64');
   const keyId = createHash('sha256')
