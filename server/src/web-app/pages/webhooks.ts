@@ -72,7 +72,7 @@ function createForm(csrf: string): string {
   const boxes = WebhookEventType.options
     .map(
       (t) =>
-        `<label><input type="checkbox" name="events" value="${escapeHtml(t)}"> ${code(t)}</label>`,
+        `<div><label><input type="checkbox" name="events" value="${escapeHtml(t)}"> ${code(t)}</label></div>`,
     )
     .join('');
   return post(
