@@ -284,7 +284,7 @@ function mainAppOf(config: ServerConfig, parts: MainAppParts) {
     deps: { runledger, signer },
     logger,
     metrics: { metrics, api: 'main' },
-    pages: webAppOf(config, { runledger, signer, blobs, limits }),
+    pages: webAppOf(config, { runledger, signer, blobs, limits, webhooks }),
     jsonBodyLimit: config.jsonBodyLimit,
     api: MAIN_API,
   });
@@ -312,9 +312,10 @@ function webAppOf(
     signer: ReturnType<typeof jwtSigner>;
     blobs: FileBlobStore;
     limits: ReturnType<typeof authLimits>;
+    webhooks: WebhookUseCases;
   },
 ) {
-  const { runledger, signer, blobs, limits } = parts;
+  const { runledger, signer, blobs, limits, webhooks } = parts;
   return webApp({
     runledger,
     sessions: sessions({
@@ -328,6 +329,7 @@ function webAppOf(
     publicOrigin: new URL(config.publicBaseUrl).origin,
     limits,
     formLimit: config.jsonBodyLimit,
+    webhooks,
   });
 }
 

@@ -12,6 +12,7 @@ import { evidenceDownload, runActions } from './pages/run-actions.js';
 import { runPage } from './pages/run-page.js';
 import { runsListPage } from './pages/runs-list.js';
 import { mountSignIn } from './pages/sign-in.js';
+import { mountWebhookPages } from './webhook-routes.js';
 
 export type { AppDeps } from './deps.js';
 
@@ -47,6 +48,7 @@ export function webApp(deps: AppDeps): Router {
   mountRunPages(router, deps);
   mountLedgerPages(router, deps);
   mountOwnerPages(router, deps);
+  mountWebhookPages(router, deps);
   router.use('/app', (_req, res) => {
     res.locals.route = '/app/*';
     errorPage(res, new RunledgerError('not_found', 'there is no such page'), null);

@@ -16,6 +16,7 @@ const NAV: { href: string; label: string; owner?: boolean }[] = [
   { href: '/app/projects', label: 'Projects and sheets' },
   { href: '/app/audit', label: 'Audit', owner: true },
   { href: '/app/org', label: 'Organization', owner: true },
+  { href: '/app/org/webhooks', label: 'Webhooks', owner: true },
 ];
 
 /** The hidden field every app form carries. */
