@@ -3,9 +3,8 @@ import { signIn, type SignedIn } from '../helpers/auth.js';
 import { apiClient, type Api } from '../helpers/openapi.js';
 import { scrape, valueOf, type Sample } from '../helpers/prometheus.js';
 import { lease, newJob, newMember, newWorker, REGISTRATION_KEY } from '../helpers/router.js';
-import { approvedRun, mint, newProject, sharePath } from '../helpers/runs.js';
+import { approvedRun, mint, newProject, sharePath, AGENT_REPORT } from '../helpers/runs.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { AGENT_REPORT } from '../helpers/runs.js';
 
 /** GET /metrics of a real server: the series exist, move when the action happens, and label routes by template. */
 describe('metrics', () => {

@@ -2,8 +2,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { formatSkey, formatVkey, noteSigner, parseNote } from '@runledger/verify/note';
-import { parseCheckpoint } from '@runledger/verify/note';
+import {
+  formatSkey,
+  formatVkey,
+  noteSigner,
+  parseNote,
+  parseCheckpoint,
+} from '@runledger/verify/note';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn } from '../helpers/auth.js';
 import { apiClient, type Api } from '../helpers/openapi.js';

@@ -2,7 +2,7 @@ import { createHash, createPublicKey, verify } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CompactTree, consistencyProof } from '@runledger/verify/merkle';
+import { CompactTree, consistencyProof, leafHash } from '@runledger/verify/merkle';
 import {
   formatCheckpoint,
   formatVkey,
@@ -11,7 +11,6 @@ import {
   type NoteSigner,
 } from '@runledger/verify/note';
 import { base64Encode } from '@runledger/verify/note';
-import { leafHash } from '@runledger/verify/merkle';
 import { parseCosignerVkey, verifyCosignatures } from '@runledger/verify/witness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CompactTree, consistencyProof } from '@runledger/verify/merkle';
+import { CompactTree, consistencyProof, leafHash } from '@runledger/verify/merkle';
 import {
   formatCheckpoint,
   formatSkey,
@@ -12,7 +12,6 @@ import {
   signNote,
 } from '@runledger/verify/note';
 import { base64Encode, parseCheckpoint } from '@runledger/verify/note';
-import { leafHash } from '@runledger/verify/merkle';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn, type SignedIn } from '../helpers/auth.js';
 import { apiClient, type Api } from '../helpers/openapi.js';

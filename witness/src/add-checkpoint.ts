@@ -1,9 +1,13 @@
-import { EMPTY_ROOT } from '@runledger/verify/merkle';
-import { bytesEqual } from '@runledger/verify/merkle';
-import { openNote, parseNote, NoteError, type Checkpoint } from '@runledger/verify/note';
+import { EMPTY_ROOT, bytesEqual } from '@runledger/verify/merkle';
+import {
+  openNote,
+  parseNote,
+  NoteError,
+  type Checkpoint,
+  parseCheckpoint,
+} from '@runledger/verify/note';
 import { verifyConsistency } from '@runledger/verify';
 import { cosignatureLine, type CosignerSigner } from '@runledger/verify/witness';
-import { parseCheckpoint } from '@runledger/verify/note';
 import { keysFor, type LogRule } from './logs.js';
 import { parseAddCheckpoint } from './request.js';
 import type { WitnessState } from './state.js';

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { base64Decode } from '@runledger/verify/note';
-import { base64Encode } from '@runledger/verify/note';
+import { base64Decode, base64Encode } from '@runledger/verify/note';
 import { cosignerSigner, formatCosignerVkey, type CosignerSigner } from '@runledger/verify/witness';
 
 /**

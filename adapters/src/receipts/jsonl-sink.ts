@@ -2,11 +2,15 @@ import { constants } from 'node:fs';
 import { mkdir, open, readdir, stat, truncate, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GENESIS_PARENT } from '@runledger/verify';
-import { formatRouterReceiptLine, sealRouterReceipt } from '@runledger/verify/router';
+import {
+  formatRouterReceiptLine,
+  sealRouterReceipt,
+  ROUTER_DAY_FILE,
+  routerDayFileName,
+} from '@runledger/verify/router';
 import type { ReceiptSink, RouterReceiptInput, RouterReceiptLine } from '@runledger/core/ports';
 import { asDiskFull } from '../faults/disk-full.js';
 import { syncPath } from '../files/durable.js';
-import { ROUTER_DAY_FILE, routerDayFileName } from '@runledger/verify/router';
 import { anchorQueue } from './anchor-queue.js';
 import { writeRouterAnchor, type RouterAnchoring } from './anchor-writer.js';
 import { readLastLines } from './recent.js';

@@ -1,6 +1,6 @@
 import type { Clock } from '../ports/clock.js';
 import type { EvidenceRecord, RunRecord, WriteTransaction } from '../ports/storage.js';
-import { loadRunForUpdate, toEvidence } from './views.js';
+import { loadRunForUpdate, toEvidence, loadRun } from './views.js';
 import { nowIso } from '../time.js';
 import { inputsChanged } from './inputs-changed.js';
 import type { Actor } from '../actor.js';
@@ -12,7 +12,6 @@ import type { Evidence, EvidenceIn } from '../schemas/evidence.js';
 import type { Deps } from '../deps.js';
 import type { RunUseCases } from './api.js';
 import { assertCanChangeInputs } from './lifecycle.js';
-import { loadRun } from './views.js';
 
 /** Evidence on a run: a text item or an uploaded file, each sending the run back to draft. */
 export function runEvidenceUseCases(

@@ -1,5 +1,9 @@
-import type { Storage, WriteTransaction, WebhookEndpointRecord } from '../ports/storage.js';
-import type { ClaimedDelivery } from '../ports/storage.js';
+import type {
+  Storage,
+  WriteTransaction,
+  WebhookEndpointRecord,
+  ClaimedDelivery,
+} from '../ports/storage.js';
 import { recordAudit } from '../audit-receipts/record.js';
 import type { AttemptOutcome } from '../webhooks/attempts.js';
 

@@ -1,5 +1,4 @@
-import { keyIdHex, parseNote } from '@runledger/verify/note';
-import { parseCheckpoint } from '@runledger/verify/note';
+import { keyIdHex, parseNote, parseCheckpoint } from '@runledger/verify/note';
 import { toHex } from '@runledger/verify/hash';
 import { signedCheckpoint, type CheckpointContext } from '../checkpoints/checkpoint.js';
 import type { Repositories, WitnessedCheckpointRecord } from '../ports/storage.js';

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { noteSigner, verifierOf } from '../note/keys.js';
+import { noteSigner, verifierOf, formatVkey } from '../note/keys.js';
 import { publishedKey, parseKeysDocument, trustVkey } from '../note/keyring.js';
-import { formatVkey } from '../note/keys.js';
 import { realisticPayload } from '../testing/chain.js';
 import { chainOf, checkpointFor, exportLinesOf } from '../testing/ledger.js';
 import { verifyExportLines } from './verify.js';

@@ -3,14 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { toHex } from '../hash/hex.js';
 import { CompactTree } from '../merkle/compact.js';
 import { leafHash } from '../merkle/hash.js';
-import { inclusionProof } from '../merkle/proof.js';
+import { inclusionProof, consistencyProof } from '../merkle/proof.js';
 import { formatVkey, noteSigner } from '../note/keys.js';
 import { trustVkey } from '../note/keyring.js';
 import { chainOf, checkpointFor } from '../testing/ledger.js';
 import { receiptLeaf } from './receipt-tree.js';
 import { verifySharedReceipt } from './shared-receipt.js';
 import { verifyExtends } from './consistency.js';
-import { consistencyProof } from '../merkle/proof.js';
 
 const owner = noteSigner('runledger.example', new Uint8Array(32).fill(1));
 const keys = [trustVkey(formatVkey(owner.name, owner.publicKey))];
