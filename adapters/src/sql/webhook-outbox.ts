@@ -11,9 +11,20 @@ import { claimDeliveries, deliveryOfRow, settleDelivery } from './webhook-claims
 /** SQLite allows 500 terms in a compound SELECT; a batch of events is cut into chunks of this many. */
 const EMIT_CHUNK = 100;
 
-/** An event id (`webhook-id`): `msg_` and 128 random bits. */
-function eventId(): string {
-  return `msg_${randomBytes(16).toString('base64url')}`;
+/** An ISO time in milliseconds; 0 for one that does not parse (the id stays unique by its random bits). */
+function millisOf(iso: string): number {
+  const millis = Date.parse(iso);
+  return Number.isFinite(millis) && millis >= 0 ? millis : 0;
+}
+
+/**
+ * An event id (`webhook-id`): `msg_`, the time in milliseconds as 12 hex digits, then 128 random
+ * bits. The time first keeps ids in creation order, so the outbox's keys and the deliveries' keys
+ * grow at the right edge of their B-trees instead of landing on a random page each (fewer pages
+ * written per mint, docs/benchmarks.md).
+ */
+function eventId(millis: number): string {
+  return `msg_${millis.toString(16).padStart(12, '0')}${randomBytes(16).toString('base64url')}`;
 }
 
 const LISTENED = `EXISTS (SELECT 1 FROM webhook_subscriptions s
@@ -26,7 +37,8 @@ const LISTENED = `EXISTS (SELECT 1 FROM webhook_subscriptions s
  * inserted event (joined on the events just written, so an event that was not written gets none).
  */
 function emitChunk(sql: Sql, events: readonly WebhookEventInput[], now: string) {
-  const ids = events.map(eventId);
+  const at = millisOf(now);
+  const ids = events.map(() => eventId(at));
   const selects = events.map(
     () => `SELECT CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT),
       CAST(? AS TEXT) WHERE ${LISTENED}`,
@@ -66,7 +78,7 @@ export function webhookOutboxRepository(sql: Sql): WebhookOutboxRepository {
       await Promise.all(chunks);
     },
     async emitTo(event, endpointId) {
-      const id = eventId();
+      const id = eventId(millisOf(event.created_at));
       await Promise.all([
         sql.run(
           'INSERT INTO webhook_events (id, org_id, type, payload_text, created_at) VALUES (?, ?, ?, ?, ?)',

@@ -5,6 +5,7 @@ import type { Metrics } from '../ops/metrics/registry.js';
 import { registerWebhookMetrics } from '../ops/metrics/webhook-metrics.js';
 import type { WebhookConfig } from './config.js';
 import { secretBox } from './secret-box.js';
+import { loopPacer } from './pacer.js';
 import { createSender } from './sender.js';
 import { urlGuard } from './url-guard.js';
 import { startWebhookWorker } from './worker.js';
@@ -50,6 +51,7 @@ export function startWebhooks(o: WebhooksOptions): {
     // Longer than an attempt's timeout, with room for the batch's transactions.
     leaseMs: Math.max(o.config.leaseSeconds * 1000, o.config.timeoutMs + 1000),
     onOutcome,
+    pacer: loopPacer(),
   });
   return {
     useCases,

@@ -8,6 +8,7 @@ import {
 } from '@runledger/core/adapter';
 import type { ClaimedDelivery, Clock, Storage } from '@runledger/core/ports';
 import type { Logger } from 'pino';
+import type { Pacer } from './pacer.js';
 import type { Sender } from './sender.js';
 import { webhookHeaders } from './sign.js';
 
@@ -29,6 +30,8 @@ export interface WebhookWorkerOptions {
   leaseMs: number;
   /** Counts each attempt by outcome (delivered, retry, failed, disabled). */
   onOutcome?: (outcome: string) => void;
+  /** Sizes and spaces the rounds while the process is saturated (pacer.ts); none: always full. */
+  pacer?: Pacer;
 }
 
 export interface WebhookWorker {
@@ -83,14 +86,18 @@ function outcomeName({ outcome }: SettledAttempt): string {
 }
 
 /**
- * One round: claims up to `batch` due deliveries under a lease, sends them all at once and records
- * the outcomes in one transaction. Resolves with how many were claimed.
+ * One round: claims up to `size` (else `batch`) due deliveries under a lease, sends them all at once
+ * and records the outcomes in one transaction. Resolves with how many were claimed.
  */
-export async function deliverOnce(o: WebhookWorkerOptions, owner: string): Promise<number> {
+export async function deliverOnce(
+  o: WebhookWorkerOptions,
+  owner: string,
+  size = o.batch,
+): Promise<number> {
   const now = o.clock.now();
   const leaseUntil = new Date(now.getTime() + o.leaseMs).toISOString();
   const claimed = await o.storage.write((tx) =>
-    tx.webhookOutbox.claim(owner, now.toISOString(), leaseUntil, o.batch),
+    tx.webhookOutbox.claim(owner, now.toISOString(), leaseUntil, size),
   );
   if (claimed.length === 0) return 0;
   const settled = await Promise.all(claimed.map((c) => attempt(o, c)));
@@ -117,9 +124,10 @@ function startLoop(o: WebhookWorkerOptions, owner: () => string): Loop {
   function run() {
     timer = null;
     if (running || stopped) return;
-    running = deliverOnce(o, owner())
+    running = (o.pacer?.grant(o.batch) ?? Promise.resolve(o.batch))
+      .then(async (size) => [await deliverOnce(o, owner(), size), size] as const)
       .then(
-        (claimed) => schedule(claimed >= o.batch ? 0 : o.pollMs),
+        ([claimed, size]) => schedule(claimed >= size ? 0 : o.pollMs),
         (error: unknown) => {
           o.logger.error({ err: error }, 'webhook delivery round failed');
           schedule(o.pollMs);
