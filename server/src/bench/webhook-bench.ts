@@ -138,25 +138,27 @@ async function bareDeliveryRate(url: string, n: number): Promise<number> {
   return n / ((performance.now() - started) / 1000);
 }
 
-interface MintRates {
-  plain: number[];
-  hooked: number[];
-}
+/** Mints per second by round, for the organization without an endpoint and each hooked one. */
+type MintRates = Record<Org, number[]>;
+
+/** No endpoint; one endpoint on `receipt.minted`; one on `receipt.minted` and `audit.recorded`. */
+const ORGS = ['plain', 'minted', 'minted+audit'] as const;
+type Org = (typeof ORGS)[number];
 
 /**
- * `rounds` rounds of `mints` per organization; the order alternates each round (plain first, then
- * hooked first), so a drift over the run (the database growing, the machine's other load) falls on
- * both alike. The worker delivers meanwhile.
+ * `rounds` rounds of `mints` per organization; the order turns each round (plain, minted,
+ * minted+audit; then minted, minted+audit, plain; …), so a drift over the run (the database
+ * growing, the machine's other load) falls on each alike. The worker delivers meanwhile.
  */
 async function mintRates(
   rl: Runledger,
-  orgs: { plain: SignedUp; hooked: SignedUp },
+  orgs: Record<Org, SignedUp>,
   mints: number,
   rounds: number,
 ): Promise<MintRates> {
-  const rates: MintRates = { plain: [], hooked: [] };
+  const rates: MintRates = { plain: [], minted: [], 'minted+audit': [] };
   for (let round = 0; round < rounds; round++) {
-    const order = round % 2 === 0 ? (['plain', 'hooked'] as const) : (['hooked', 'plain'] as const);
+    const order = ORGS.map((_, i) => ORGS[(i + round) % ORGS.length]!);
     for (const which of order) {
       const org = orgs[which];
       const runs = await prepared(rl, org.me, org.projectId, mints);
@@ -167,23 +169,21 @@ async function mintRates(
 }
 
 function printMintRates(rates: MintRates): void {
-  const sum = (xs: number[]) => xs.reduce((s, x) => s + x, 0);
-  const list = (xs: number[]) => xs.map((r) => r.toFixed(0)).join(', ');
-  const ratios = rates.hooked.map((h, i) => h / rates.plain[i]!).sort((a, b) => a - b);
-  const plain = sum(rates.plain) / rates.plain.length;
-  const hooked = sum(rates.hooked) / rates.hooked.length;
+  const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
+  const list = (xs: number[]) => xs.map((r) => r.toFixed(2)).join(', ');
+  const plain = mean(rates.plain);
   console.log(`mints/s without an endpoint: ${plain.toFixed(0)} (rounds: ${list(rates.plain)})`);
-  console.log(
-    `mints/s with one subscribed endpoint, the worker delivering meanwhile: ${hooked.toFixed(0)} (rounds: ${list(rates.hooked)})`,
-  );
-  console.log(
-    `ratio: ${(hooked / plain).toFixed(2)} (by round: ${ratios.map((r) => r.toFixed(2)).join(', ')})`,
-  );
+  for (const org of ['minted', 'minted+audit'] as const) {
+    const ratios = rates[org].map((r, i) => r / rates.plain[i]!);
+    console.log(
+      `mints/s with one endpoint on ${org}: ${mean(rates[org]).toFixed(0)}; ratio ${(mean(rates[org]) / plain).toFixed(2)} (by round: ${list(ratios)})`,
+    );
+  }
 }
 
 async function main(): Promise<void> {
-  const mints = option('mints', 1000);
-  const rounds = option('rounds', 6);
+  const mints = option('mints', 3000);
+  const rounds = option('rounds', 4);
   const deliveries = option('deliveries', 5000);
   const dir = await mkdtemp(join(tmpdir(), 'runledger-webhook-bench-'));
   const url = process.env['DATABASE_URL'];
@@ -214,17 +214,28 @@ async function main(): Promise<void> {
     pacer: loopPacer(),
   });
   try {
-    const plain = await signUp(rl, 'plain@example.com');
-    const hooked = await signUp(rl, 'hooked@example.com');
-    await hooks.create(hooked.me, { url: sink.url, events: ['receipt.minted', 'audit.recorded'] });
+    const orgs = {
+      plain: await signUp(rl, 'plain@example.com'),
+      minted: await signUp(rl, 'minted@example.com'),
+      'minted+audit': await signUp(rl, 'audited@example.com'),
+    };
+    await hooks.create(orgs.minted.me, { url: sink.url, events: ['receipt.minted'] });
+    await hooks.create(orgs['minted+audit'].me, {
+      url: sink.url,
+      events: ['receipt.minted', 'audit.recorded'],
+    });
     console.log(
       `engine: ${url ? 'postgres' : 'sqlite'}; ${rounds} rounds of ${mints} mints per organization, 16 in flight`,
     );
-    printMintRates(await mintRates(rl, { plain, hooked }, mints, rounds));
-    while (sink.count() < mints * rounds * 2) await new Promise((r) => setTimeout(r, 20));
+    printMintRates(await mintRates(rl, orgs, mints, rounds));
+    while (sink.count() < mints * rounds * 3) await new Promise((r) => setTimeout(r, 20));
     const floor = await bareDeliveryRate(sink.url, deliveries);
-    const rate = await deliveryRate(storage, hooked.orgId, deliveries, sink.count, () =>
-      worker.wake(),
+    const rate = await deliveryRate(
+      storage,
+      orgs['minted+audit'].orgId,
+      deliveries,
+      sink.count,
+      () => worker.wake(),
     );
     console.log(
       `deliveries: ${rate.toFixed(0)}/s signed and recorded; floor (HMAC and a bare POST, same receiver): ${floor.toFixed(0)}/s; ratio ${(rate / floor).toFixed(2)}`,
