@@ -2,10 +2,12 @@
  * `npm run bench:app`: server time of the web app's two heaviest pages on a real SQLite file, over
  * loopback HTTP: a run page with 200 checks and 50 evidence items, and the runs list of an
  * organization with 10^5 runs (first page, a later page, filtered by state and by project).
- * Prints p50 and p95 per page; no pass/fail (speed is measured here, never asserted in tests).
+ * Prints p50 and p95 per page, and beside them the floor: node:http alone answering the same HTML
+ * in the same run. No pass/fail (speed is measured here, never asserted in tests).
  *
  *   node server/dist/bench/app-bench.js [--runs N] [--requests N]
  */
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -114,19 +116,43 @@ const quantile = (values: number[], q: number) => {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 };
 
+/** `requests` GETs one after another, after ten untimed ones; `seen` collects the server's times. */
 async function measure(url: string, cookie: string, requests: number, seen: number[]) {
   for (let i = 0; i < 10; i += 1) await (await fetch(url, { headers: { cookie } })).text();
   seen.length = 0;
-  let bytes = 0;
-  let gzipped = 0;
+  let html = '';
   for (let i = 0; i < requests; i += 1) {
     const answer = await fetch(url, { headers: { cookie } });
     if (answer.status !== 200) throw new Error(`${url}: ${answer.status}`);
-    const html = await answer.text();
-    bytes = Buffer.byteLength(html);
-    gzipped = gzipSync(html).length;
+    html = await answer.text();
   }
-  return { p50: quantile(seen, 0.5), p95: quantile(seen, 0.95), bytes, gzipped };
+  return { p50: quantile(seen, 0.5), p95: quantile(seen, 0.95), html };
+}
+
+/**
+ * The platform's floor for a page: node:http alone answering the same HTML, timed the same way
+ * (arrival to the last byte) over the same loopback client, in the same run.
+ */
+async function bareFloor(html: string, requests: number): Promise<number> {
+  const seen: number[] = [];
+  const server = createServer((_req, res) => {
+    const started = performance.now();
+    res.on('finish', () => seen.push(performance.now() - started));
+    res.writeHead(200, {
+      'content-type': 'text/html; charset=utf-8',
+      'content-length': Buffer.byteLength(html),
+    });
+    res.end(html);
+  });
+  server.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  try {
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    await measure(url, '', requests, seen);
+    return quantile(seen, 0.5);
+  } finally {
+    server.close();
+  }
 }
 
 async function main(): Promise<void> {
@@ -176,7 +202,7 @@ async function main(): Promise<void> {
     const cookie = `runledger_session=${signer.sign({ sub: me.userId, org: me.orgId })}`;
     const second = (await rl.runs.list(me, { limit: 50 })).next;
     console.log(
-      `page (${requests} requests each, SQLite)                     p50 ms   p95 ms   HTML bytes   gzip bytes`,
+      `page (${requests} requests each, SQLite)                     p50 ms   p95 ms   floor p50 ms   ÷ floor   HTML bytes   gzip bytes`,
     );
     for (const [name, path] of [
       ['run page: 200 checks, 50 evidence items', `/app/runs/${big}`],
@@ -185,10 +211,17 @@ async function main(): Promise<void> {
       ['runs list, state=approved', '/app/runs?state=approved'],
       ['runs list, project filter', `/app/runs?project_id=${projectId}`],
     ] as const) {
-      const { p50, p95, bytes, gzipped } = await measure(`${base}${path}`, cookie, requests, seen);
-      console.log(
-        `${name.padEnd(58)} ${p50.toFixed(2).padStart(6)}   ${p95.toFixed(2).padStart(6)}   ${String(bytes).padStart(10)}   ${String(gzipped).padStart(10)}`,
-      );
+      const { p50, p95, html } = await measure(`${base}${path}`, cookie, requests, seen);
+      const floor = await bareFloor(html, requests);
+      const cells = [
+        p50.toFixed(2).padStart(6),
+        p95.toFixed(2).padStart(6),
+        floor.toFixed(2).padStart(12),
+        (p50 / floor).toFixed(0).padStart(7),
+        String(Buffer.byteLength(html)).padStart(10),
+        String(gzipSync(html).length).padStart(10),
+      ];
+      console.log(`${name.padEnd(58)} ${cells.join('   ')}`);
     }
   } finally {
     server.close();

@@ -3,7 +3,8 @@
  * holding one organization with N receipts (default 10^6) and their Merkle tree. The chain is
  * seeded straight through the storage port (minting 10^6 receipts over HTTP would take hours):
  * receipts in the real payload format, hashed and linked as the mint does, each on its own run row,
- * their leaves appended with core's appendLeaves. Prints the seed time and fsck's rate; no pass/fail.
+ * their leaves appended with core's appendLeaves. Prints the seed time and fsck's rate, and beside
+ * them the floor: the database file read once and hashed (SQLite). No pass/fail.
  *
  *   node server/dist/bench/fsck-bench.js [--receipts N] [--keep DIR] [--database-url URL]
  *
@@ -11,6 +12,8 @@
  * --keep DIR seeds into DIR (a new folder) and leaves it there, for `runledger-server fsck` runs
  * against it (DATA_DIR=DIR).
  */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -85,6 +88,20 @@ async function seedChain(storage: Storage, orgId: string, templateId: string, co
   }
 }
 
+/**
+ * The platform's floor for checking a SQLite deployment: reading its database file once and
+ * hashing every byte with node:crypto's SHA-256 (no parsing, no tree), in the same run.
+ */
+async function readAndHashSeconds(file: string): Promise<number> {
+  const started = performance.now();
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) {
+    hash.update(chunk as Buffer);
+  }
+  hash.digest();
+  return (performance.now() - started) / 1000;
+}
+
 async function main(): Promise<void> {
   const receipts = option('receipts', 1_000_000);
   const keep = process.argv.indexOf('--keep');
@@ -110,6 +127,8 @@ async function main(): Promise<void> {
       () => silentProgress,
     );
     const c = report.checked;
+    const floorSeconds =
+      databaseUrl === null ? await readAndHashSeconds(join(dataDir, 'runledger.sqlite')) : null;
     console.log(
       JSON.stringify({
         engine: report.engine,
@@ -120,6 +139,10 @@ async function main(): Promise<void> {
         seed_seconds: Number(seedSeconds.toFixed(1)),
         fsck_seconds: report.seconds,
         receipts_per_second: Math.round(c.receipts / report.seconds),
+        // SQLite only: a database server's files are not this process's to read.
+        floor_read_and_hash_seconds: floorSeconds === null ? null : Number(floorSeconds.toFixed(1)),
+        fsck_over_floor:
+          floorSeconds === null ? null : Number((report.seconds / floorSeconds).toFixed(1)),
         peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
       }),
     );

@@ -111,8 +111,17 @@ interface Loop {
   stop(): Promise<void>;
 }
 
-/** One claim-send-record loop: rounds back to back while they find work, else one every `pollMs`. */
-function startLoop(o: WebhookWorkerOptions, owner: () => string): Loop {
+/**
+ * One claim-send-record loop: rounds back to back while they come back full (and then `onFull`
+ * wakes the other loops), else, if it `polls`, one every `pollMs`; a loop that does not poll
+ * waits for a wake.
+ */
+function startLoop(
+  o: WebhookWorkerOptions,
+  owner: () => string,
+  polls: boolean,
+  onFull: () => void,
+): Loop {
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;
@@ -121,18 +130,21 @@ function startLoop(o: WebhookWorkerOptions, owner: () => string): Loop {
     if (timer) clearTimeout(timer);
     timer = setTimeout(run, ms);
   };
+  const after = (claimed: number, size: number) => {
+    if (claimed >= size) {
+      schedule(0);
+      onFull();
+    } else if (polls) schedule(o.pollMs);
+  };
   function run() {
     timer = null;
     if (running || stopped) return;
     running = (o.pacer?.grant(o.batch) ?? Promise.resolve(o.batch))
-      .then(async (size) => [await deliverOnce(o, owner(), size), size] as const)
-      .then(
-        ([claimed, size]) => schedule(claimed >= size ? 0 : o.pollMs),
-        (error: unknown) => {
-          o.logger.error({ err: error }, 'webhook delivery round failed');
-          schedule(o.pollMs);
-        },
-      )
+      .then(async (size) => after(await deliverOnce(o, owner(), size), size))
+      .catch((error: unknown) => {
+        o.logger.error({ err: error }, 'webhook delivery round failed');
+        if (polls) schedule(o.pollMs);
+      })
       .finally(() => {
         running = null;
       });
@@ -150,15 +162,20 @@ function startLoop(o: WebhookWorkerOptions, owner: () => string): Loop {
 
 /**
  * The delivery worker of this process (docs/webhooks.md, "Delivery"): `loops` claim-send-record
- * loops side by side, so one batch's network wait overlaps another's transactions. Each round's
- * claim has an owner token of its own, so a late settlement of an expired claim changes nothing.
+ * loops side by side, so one batch's network wait overlaps another's transactions. Only the first
+ * polls while there is nothing to do; a full round wakes the rest. Each round's claim has an owner
+ * token of its own, so a late settlement of an expired claim changes nothing.
  */
 export function startWebhookWorker(o: WebhookWorkerOptions): WebhookWorker {
   const instance = randomBytes(6).toString('hex');
   let round = 0;
-  const loops = Array.from({ length: o.loops }, () => startLoop(o, () => `${instance}:${round++}`));
+  const loops: Loop[] = [];
+  const wakeAll = () => loops.forEach((l) => l.wake());
+  for (let i = 0; i < o.loops; i++) {
+    loops.push(startLoop(o, () => `${instance}:${round++}`, i === 0, wakeAll));
+  }
   return {
-    wake: () => loops.forEach((l) => l.wake()),
+    wake: wakeAll,
     async stop() {
       await Promise.all(loops.map((l) => l.stop()));
     },
