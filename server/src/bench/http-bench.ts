@@ -239,7 +239,7 @@ async function mintOpenLoop(
   auth: Record<string, string>,
   runs: string[],
 ): Promise<OpenLoopFigures[]> {
-  const client = httpClient(url, 1024);
+  const client = httpClient(url, 1024, 4000);
   const figures: OpenLoopFigures[] = [];
   const mint = async () => {
     const run = runs.pop();

@@ -8,8 +8,18 @@ export interface Reply {
 }
 
 /** One keep-alive HTTP client shared by every simulated client of the load generator. */
-export function httpClient(base: string, sockets: number) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: sockets });
+/**
+ * A keep-alive client of at most `sockets` connections. With `idleMs`, a connection left idle that
+ * long is closed by the client: below the server's keep-alive timeout (node's 5 s), so a request is
+ * never sent on a connection the server is closing at that moment (an ECONNRESET of the client's
+ * making, seen when a burst reaches for connections idle since an earlier phase).
+ */
+export function httpClient(base: string, sockets: number, idleMs?: number) {
+  const agent = new http.Agent({
+    keepAlive: true,
+    maxSockets: sockets,
+    ...(idleMs === undefined ? {} : { timeout: idleMs }),
+  });
   const url = new URL(base);
   return {
     request(
