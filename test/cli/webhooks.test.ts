@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn } from '../helpers/auth.js';
 import { apiClient } from '../helpers/openapi.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { followRealTime, startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
+import type { TestServer } from '../helpers/server.js';
+import type { Receiver } from '../helpers/webhook-receiver.js';
+import { startWebhookTestBed, type WebhookTestBed } from '../helpers/webhook-server.js';
 import { buildCli, CLI, json, runNode, type Ran } from './run-cli.js';
 
 describe('runledger webhooks', () => {
@@ -13,17 +14,13 @@ describe('runledger webhooks', () => {
   let receiver: Receiver;
   let home: string;
   let owner: Record<string, string>;
-  let stopClock: () => void;
+  let bed: WebhookTestBed;
   const cli = (...args: string[]): Promise<Ran> => runNode(CLI, args, owner);
 
   beforeAll(async () => {
     await buildCli();
-    receiver = await startReceiver();
-    server = await startTestServer({
-      WEBHOOK_ALLOW_PRIVATE: '127.0.0.1/32',
-      WEBHOOK_POLL_MS: '20',
-    });
-    stopClock = followRealTime(server.clock);
+    bed = await startWebhookTestBed();
+    ({ server, receiver } = bed);
     home = await mkdtemp(join(tmpdir(), 'runledger-cli-webhooks-'));
     const { api } = await apiClient(server.url);
     const ada = await signIn(api, 'ada@example.com');
@@ -34,9 +31,7 @@ describe('runledger webhooks', () => {
     };
   }, 180_000);
   afterAll(async () => {
-    stopClock();
-    await server?.close();
-    await receiver.close();
+    await bed.close();
     await rm(home, { recursive: true, force: true });
   });
 

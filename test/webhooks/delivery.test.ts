@@ -5,15 +5,10 @@ import { signIn, type SignedIn } from '../helpers/auth.js';
 import { engines } from '../helpers/postgres.js';
 import { apiClient, type Api } from '../helpers/openapi.js';
 import { AGENT_REPORT, approvedRun, mint, newProject } from '../helpers/runs.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
 import { grade, settledVerdict } from '../helpers/tribunal.js';
-import {
-  followRealTime,
-  startReceiver,
-  swHeaders,
-  type Receiver,
-  type Received,
-} from '../helpers/webhook-receiver.js';
+import { swHeaders, type Receiver, type Received } from '../helpers/webhook-receiver.js';
+import { startWebhookTestBed, type WebhookTestBed } from '../helpers/webhook-server.js';
 
 interface Created {
   id: string;
@@ -30,19 +25,11 @@ describe.each(engines)('signed webhooks on %s', (engine) => {
   let owner: SignedIn;
   let receiver: Receiver;
   let endpoint: Created;
-  let stopClock: () => void;
+  let bed: WebhookTestBed;
 
   beforeAll(async () => {
-    receiver = await startReceiver();
-    server = await startTestServer(
-      {
-        WEBHOOK_ALLOW_PRIVATE: '127.0.0.1/32',
-        WEBHOOK_POLL_MS: '20',
-        WEBHOOK_RETRY_SECONDS: '0.1,0.1',
-      },
-      { engine },
-    );
-    stopClock = followRealTime(server.clock);
+    bed = await startWebhookTestBed({ WEBHOOK_RETRY_SECONDS: '0.1,0.1' }, engine);
+    ({ server, receiver } = bed);
     ({ api } = await apiClient(server.url));
     owner = await signIn(api, 'owner@example.com');
     const created = await api<Created>('POST', '/org/webhooks', {
@@ -52,11 +39,7 @@ describe.each(engines)('signed webhooks on %s', (engine) => {
     expect(created.status, created.text).toBe(201);
     endpoint = created.body;
   });
-  afterAll(async () => {
-    stopClock();
-    await server.close();
-    await receiver.close();
-  });
+  afterAll(() => bed.close());
 
   it('answers the secret once, as whsec_, and never again', async () => {
     expect(endpoint.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);

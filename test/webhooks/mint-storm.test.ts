@@ -4,39 +4,26 @@ import { signIn } from '../helpers/auth.js';
 import { engines } from '../helpers/postgres.js';
 import { apiClient } from '../helpers/openapi.js';
 import { approvedRun, newProject } from '../helpers/runs.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
 import { parallel } from '../helpers/webhook-load.js';
-import {
-  followRealTime,
-  startReceiver,
-  swHeaders,
-  type Receiver,
-} from '../helpers/webhook-receiver.js';
+import { swHeaders, type Receiver } from '../helpers/webhook-receiver.js';
+import { startWebhookTestBed, type WebhookTestBed } from '../helpers/webhook-server.js';
 
 const MINTS = 30;
 
 describe.each(engines)('a mint storm with a flapping receiver on %s', (engine) => {
   let server: TestServer;
   let receiver: Receiver;
-  let stopClock: () => void;
+  let bed: WebhookTestBed;
 
   beforeAll(async () => {
-    receiver = await startReceiver();
-    server = await startTestServer(
-      {
-        WEBHOOK_ALLOW_PRIVATE: '127.0.0.1/32',
-        WEBHOOK_POLL_MS: '20',
-        WEBHOOK_RETRY_SECONDS: '0.05,0.05,0.05,0.05,0.05,0.05',
-      },
-      { engine },
+    bed = await startWebhookTestBed(
+      { WEBHOOK_RETRY_SECONDS: '0.05,0.05,0.05,0.05,0.05,0.05' },
+      engine,
     );
-    stopClock = followRealTime(server.clock);
+    ({ server, receiver } = bed);
   });
-  afterAll(async () => {
-    stopClock();
-    await server.close();
-    await receiver.close();
-  });
+  afterAll(() => bed.close());
 
   it('delivers the receipt.minted event of every acknowledged mint', async () => {
     const { api } = await apiClient(server.url);

@@ -3,13 +3,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { signIn, type SignedIn } from '../helpers/auth.js';
 import { engines } from '../helpers/postgres.js';
 import { apiClient, type Api } from '../helpers/openapi.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import {
-  followRealTime,
-  startReceiver,
-  swHeaders,
-  type Receiver,
-} from '../helpers/webhook-receiver.js';
+import type { TestServer } from '../helpers/server.js';
+import { swHeaders, type Receiver } from '../helpers/webhook-receiver.js';
+import { startWebhookTestBed, type WebhookTestBed } from '../helpers/webhook-server.js';
 
 interface Delivery {
   event_id: string;
@@ -31,7 +27,7 @@ describe.each(engines)('webhook retries on %s', (engine) => {
   let owner: SignedIn;
   let receiver: Receiver;
   let endpoint: Endpoint;
-  let stopClock: () => void;
+  let bed: WebhookTestBed;
 
   const send = async () => {
     const sent = await api<{ event_id: string }>('POST', `/org/webhooks/${endpoint.id}/test`, {
@@ -59,17 +55,11 @@ describe.each(engines)('webhook retries on %s', (engine) => {
   const attemptsOf = (eventId: string) => receiver.received.filter((r) => r.id === eventId);
 
   beforeAll(async () => {
-    receiver = await startReceiver();
-    server = await startTestServer(
-      {
-        WEBHOOK_ALLOW_PRIVATE: '127.0.0.1/32',
-        WEBHOOK_POLL_MS: '20',
-        WEBHOOK_RETRY_SECONDS: '0.05,0.05,0.05',
-        WEBHOOK_TIMEOUT_MS: '300',
-      },
-      { engine },
+    bed = await startWebhookTestBed(
+      { WEBHOOK_RETRY_SECONDS: '0.05,0.05,0.05', WEBHOOK_TIMEOUT_MS: '300' },
+      engine,
     );
-    stopClock = followRealTime(server.clock);
+    ({ server, receiver } = bed);
     ({ api } = await apiClient(server.url));
     owner = await signIn(api, 'owner@example.com');
   });
@@ -82,11 +72,7 @@ describe.each(engines)('webhook retries on %s', (engine) => {
     expect(created.status, created.text).toBe(201);
     endpoint = created.body;
   });
-  afterAll(async () => {
-    stopClock();
-    await server.close();
-    await receiver.close();
-  });
+  afterAll(() => bed.close());
 
   it('retries a 500 with the same webhook-id until a 2xx, and the log counts the attempts', async () => {
     const before = receiver.received.length;
