@@ -70,6 +70,7 @@ export function createPacer(o: PacerOptions): Pacer {
     await o.wait(o.probeMs / 2);
     o.meter();
     await o.wait(o.probeMs / 2);
+    // With the worker paused, what still keeps the loop at least half as busy as `saturated` is others' load.
     const others = o.meter();
     yielding = others >= o.saturated / 2;
     lastLook = o.now();

@@ -1,7 +1,8 @@
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Storage } from '@runledger/core/ports';
-import { startWebhookWorker } from './worker.js';
+import type { Pacer } from './pacer.js';
+import { startWebhookWorker, type WebhookWorkerOptions } from './worker.js';
 
 /** A storage whose outbox is always empty, counting the claim transactions the worker opens. */
 function emptyOutbox() {
@@ -20,6 +21,22 @@ function emptyOutbox() {
   return { storage, claims: () => claims };
 }
 
+function optionsFor(storage: Storage, pacer?: Pacer): WebhookWorkerOptions {
+  return {
+    storage,
+    box: { seal: () => '', open: () => '' },
+    sender: { send: () => Promise.reject(new Error('nothing to send')), close: () => undefined },
+    clock: { now: () => new Date(0) },
+    logger: pino({ level: 'silent' }),
+    schedule: [1],
+    pollMs: 500,
+    batch: 64,
+    loops: 4,
+    leaseMs: 60_000,
+    ...(pacer === undefined ? {} : { pacer }),
+  };
+}
+
 describe('an idle delivery worker', () => {
   afterEach(() => {
     vi.useRealTimers();
@@ -28,18 +45,7 @@ describe('an idle delivery worker', () => {
   it('polls with one loop only: one claim transaction per poll interval, not one per loop', async () => {
     vi.useFakeTimers();
     const outbox = emptyOutbox();
-    const worker = startWebhookWorker({
-      storage: outbox.storage,
-      box: { seal: () => '', open: () => '' },
-      sender: { send: () => Promise.reject(new Error('nothing to send')), close: () => undefined },
-      clock: { now: () => new Date(0) },
-      logger: pino({ level: 'silent' }),
-      schedule: [1],
-      pollMs: 500,
-      batch: 64,
-      loops: 4,
-      leaseMs: 60_000,
-    });
+    const worker = startWebhookWorker(optionsFor(outbox.storage));
     // Each loop looks once at start.
     await vi.advanceTimersByTimeAsync(1);
     expect(outbox.claims()).toBe(4);
@@ -50,5 +56,18 @@ describe('an idle delivery worker', () => {
     await vi.advanceTimersByTimeAsync(1);
     expect(outbox.claims()).toBe(4 + 10 + 4);
     await worker.stop();
+  });
+
+  it('claims nothing once stopped while the pacer held its rounds back', async () => {
+    const outbox = emptyOutbox();
+    let release = () => undefined as void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const pacer: Pacer = { grant: (full) => held.then(() => full), yielding: true };
+    const worker = startWebhookWorker(optionsFor(outbox.storage, pacer));
+    await new Promise((resolve) => setImmediate(resolve));
+    const stopped = worker.stop();
+    release();
+    await stopped;
+    expect(outbox.claims()).toBe(0);
   });
 });

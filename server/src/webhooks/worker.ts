@@ -140,7 +140,10 @@ function startLoop(
     timer = null;
     if (running || stopped) return;
     running = (o.pacer?.grant(o.batch) ?? Promise.resolve(o.batch))
-      .then(async (size) => after(await deliverOnce(o, owner(), size), size))
+      // A stop that came while the pacer held the round back ends it before it claims anything.
+      .then(async (size) => {
+        if (!stopped) after(await deliverOnce(o, owner(), size), size);
+      })
       .catch((error: unknown) => {
         o.logger.error({ err: error }, 'webhook delivery round failed');
         if (polls) schedule(o.pollMs);
