@@ -1,14 +1,17 @@
 import type { Sql } from '../sql/sql.js';
 import type { EndWith } from '../sql/write-transaction.js';
+import { Checkpointer } from './checkpointer.js';
 import { openDriver, type Driver } from './driver.js';
+import { DurableCommits, type WalSync } from './durable-commits.js';
 import { GroupCommit, type BatchObserver } from './group-commit.js';
 
 export type { Sql, SqlParam } from '../sql/sql.js';
 
 /**
- * The one read-write better-sqlite3 connection (WAL, synchronous=FULL, foreign keys on). Its write
+ * The one read-write better-sqlite3 connection (WAL, synchronous=NORMAL with each commit's log
+ * synced off the event loop, checkpoints on a worker thread, foreign keys on). Its write
  * transactions are group-committed (see group-commit.ts); `sql` is the raw handle, for migrations'
- * first statement and for tests.
+ * first statement and for tests; `commits` is what readers wait on (read-pool.ts).
  */
 export class Connection {
   private closed = false;
@@ -16,6 +19,8 @@ export class Connection {
   private constructor(
     private readonly driver: Driver,
     readonly writer: GroupCommit,
+    readonly commits: DurableCommits,
+    readonly checkpointer: Checkpointer,
   ) {}
 
   get sql(): Sql {
@@ -26,9 +31,13 @@ export class Connection {
     file: string,
     onBatch?: BatchObserver,
     maxTransactions?: number,
+    walSync?: WalSync,
   ): Promise<Connection> {
     const driver = await openDriver(file, false);
-    return new Connection(driver, new GroupCommit(driver.sql, onBatch, maxTransactions));
+    const commits = new DurableCommits(`${file}-wal`, walSync);
+    const checkpointer = Checkpointer.start(file);
+    const writer = new GroupCommit(driver.sql, commits, checkpointer, onBatch, maxTransactions);
+    return new Connection(driver, writer, commits, checkpointer);
   }
 
   /** Runs `fn` in its own savepoint of the next batch; settles once that batch is durable. */
@@ -41,6 +50,8 @@ export class Connection {
     if (this.closed) return;
     this.closed = true;
     await this.writer.close();
+    await this.checkpointer.close();
+    await this.commits.close();
     await this.driver.close();
   }
 }

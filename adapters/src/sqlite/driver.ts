@@ -38,8 +38,10 @@ function settle<T>(f: () => T): Promise<T> {
 }
 
 /**
- * Opens `file` read-write (creating it) or read-only, in WAL mode with synchronous=FULL, and wraps it
- * as `Sql`. better-sqlite3 runs each statement on the calling thread (a prepared point read is a few
+ * Opens `file` read-write (creating it) or read-only, in WAL mode, and wraps it as `Sql`. The
+ * read-write connection runs with synchronous=NORMAL and no automatic checkpoint: its commits'
+ * syncs and its checkpoints happen off the event loop (durable-commits.ts, checkpointer.ts).
+ * better-sqlite3 runs each statement on the calling thread (a prepared point read is a few
  * microseconds; a COMMIT is its fsync), so a statement costs no thread-pool hop and no turn of the
  * event loop: the promises are already settled when returned. Statements are cached per connection.
  */
@@ -92,7 +94,8 @@ export async function openDriver(file: string, readOnly: boolean): Promise<Drive
     db.pragma('temp_store = MEMORY');
     if (!readOnly) {
       db.pragma('journal_mode = WAL');
-      db.pragma('synchronous = FULL');
+      db.pragma('synchronous = NORMAL');
+      db.pragma('wal_autocheckpoint = 0');
     }
   } catch (error) {
     db.close();

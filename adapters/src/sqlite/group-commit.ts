@@ -4,12 +4,14 @@ import { BatchQueue } from '../batching/queue.js';
 import type { Sql } from '../sql/sql.js';
 import { scoped } from '../sql/sql.js';
 import { endingWrites, type EndWith } from '../sql/write-transaction.js';
+import type { Checkpointer } from './checkpointer.js';
+import type { DurableCommits } from './durable-commits.js';
 
 type Transaction = (sql: Sql, endWith: EndWith) => Promise<unknown>;
 
 type Outcome = Settled<unknown>;
 
-/** Told of each committed batch: how many transactions it held and seconds from BEGIN to COMMIT. */
+/** Told of each committed batch: how many transactions it held and seconds from BEGIN to durable. */
 export type BatchObserver = (transactions: number, seconds: number) => void;
 
 /** Enough to amortize one fsync widely; small enough that one batch never holds the writer long. */
@@ -21,14 +23,17 @@ export const MAX_GROUP_COMMIT = 256;
  * turn late so requests parsed in the same I/O turn join the first batch). Each runs in its own
  * SAVEPOINT, one after another, inside one BEGIN IMMEDIATE … COMMIT, so a throw rolls back that
  * transaction alone while later ones in the batch see earlier ones' writes (mints of one org chain
- * in arrival order). Nobody is answered before the batch's COMMIT returns, and with
- * synchronous=FULL that COMMIT is the batch's one fsync.
+ * in arrival order). Nobody is answered before the batch is durable: its COMMIT, then one fsync
+ * of the log off the event loop (durable-commits.ts); the next batch starts after that, and a
+ * checkpoint may start on its worker thread (checkpointer.ts).
  */
 export class GroupCommit {
   private readonly queue: BatchQueue<Transaction, unknown>;
 
   constructor(
     private readonly sql: Sql,
+    private readonly commits: Pick<DurableCommits, 'commit'>,
+    private readonly checkpointer: Pick<Checkpointer, 'request'>,
     private readonly onBatch: BatchObserver = () => undefined,
     maxTransactions = MAX_GROUP_COMMIT,
   ) {
@@ -53,13 +58,15 @@ export class GroupCommit {
     try {
       await this.sql.run('BEGIN IMMEDIATE');
       for (const fn of batch) outcomes.push(await this.savepoint(fn));
-      await this.sql.run('COMMIT');
+      await this.commits.commit(() => this.sql.run('COMMIT'));
     } catch (error) {
-      // The batch itself failed (BEGIN, a savepoint's own statements, or COMMIT): nothing is durable.
+      // The batch itself failed (BEGIN, a savepoint's own statements, COMMIT or the log's sync):
+      // nobody is answered that it is durable.
       await this.sql.run('ROLLBACK').catch(() => undefined);
       throw error;
     }
     this.onBatch(batch.length, Number(process.hrtime.bigint() - started) / 1e9);
+    this.checkpointer.request();
     return outcomes;
   }
 

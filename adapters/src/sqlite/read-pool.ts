@@ -1,11 +1,17 @@
 import type { Sql } from '../sql/sql.js';
 import { scoped } from '../sql/sql.js';
+import type { DurableCommits } from './durable-commits.js';
 import { openDriver, type Driver } from './driver.js';
+
+/** Any read starts the transaction's snapshot; BEGIN alone (deferred) takes none. */
+const TAKE_SNAPSHOT = 'SELECT 1 FROM sqlite_schema LIMIT 1';
 
 /**
  * Read transactions on their own read-only connections: in WAL mode a reader sees the last commit
  * made before its first statement and nothing later, never the writer's uncommitted batch, and
- * never waits for the writer. A read that tries to write fails (the connection is read-only).
+ * never waits for the writer's batch. It does wait while a commit is being synced (durable-commits.ts),
+ * so it never sees a write a power loss could take back. A read that tries to write fails (the
+ * connection is read-only).
  */
 export class ReadPool {
   private readonly idle: Driver[];
@@ -14,11 +20,18 @@ export class ReadPool {
   private drained: (() => void) | null = null;
   private closed = false;
 
-  private constructor(private readonly drivers: Driver[]) {
+  private constructor(
+    private readonly drivers: Driver[],
+    private readonly commits: Pick<DurableCommits, 'pending'>,
+  ) {
     this.idle = [...drivers];
   }
 
-  static async open(file: string, size: number): Promise<ReadPool> {
+  static async open(
+    file: string,
+    size: number,
+    commits: Pick<DurableCommits, 'pending'>,
+  ): Promise<ReadPool> {
     const drivers: Driver[] = [];
     try {
       for (let i = 0; i < size; i += 1) drivers.push(await openDriver(file, true));
@@ -26,7 +39,7 @@ export class ReadPool {
       await Promise.all(drivers.map((d) => d.close()));
       throw error;
     }
-    return new ReadPool(drivers);
+    return new ReadPool(drivers, commits);
   }
 
   async read<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
@@ -36,7 +49,10 @@ export class ReadPool {
     const handle = scoped(driver.sql);
     let result: T;
     try {
-      await driver.sql.run('BEGIN');
+      for (let held = this.commits.pending; held !== null; held = this.commits.pending) await held;
+      // No await between the last look and the snapshot: the writer cannot commit in between.
+      const begun = [driver.sql.run('BEGIN'), driver.sql.get(TAKE_SNAPSHOT)];
+      await Promise.all(begun);
       result = await fn(handle.sql);
     } catch (error) {
       await handle.end();

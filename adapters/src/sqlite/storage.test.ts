@@ -29,13 +29,14 @@ describe('SQLite storage', () => {
     await again.close();
   });
 
-  it('runs in WAL mode with foreign keys and full sync', async () => {
+  it('runs in WAL mode with foreign keys, its commits synced off the event loop and no checkpoint on the writer', async () => {
     const connection = await Connection.open(join(dir, 'db.sqlite'));
     const get = async (pragma: string) =>
       Object.values((await connection.sql.get<Record<string, unknown>>(`PRAGMA ${pragma}`)) ?? {});
     expect(await get('journal_mode')).toEqual(['wal']);
     expect(await get('foreign_keys')).toEqual([1]);
-    expect(await get('synchronous')).toEqual([2]);
+    expect(await get('synchronous')).toEqual([1]);
+    expect(await get('wal_autocheckpoint')).toEqual([0]);
     await connection.close();
   });
 

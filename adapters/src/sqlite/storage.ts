@@ -32,7 +32,7 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
   let pool: ReadPool;
   try {
     await migrate(connection);
-    pool = await ReadPool.open(options.file, options.readers ?? 4);
+    pool = await ReadPool.open(options.file, options.readers ?? 4, connection.commits);
   } catch (error) {
     await connection.close();
     throw error;

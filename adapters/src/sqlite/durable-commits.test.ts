@@ -1,0 +1,100 @@
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { StorageFaultError } from '@runledger/core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Connection } from './connection.js';
+import type { WalSync } from './durable-commits.js';
+import { ReadPool } from './read-pool.js';
+
+/** A log sync the test lets finish (or fail) when it chooses; counts the syncs asked for. */
+function heldSync() {
+  const waiting: { done: () => void; fail: (error: Error) => void }[] = [];
+  const sync: WalSync = (wal) =>
+    new Promise<void>((resolve, reject) => {
+      waiting.push({ done: () => void wal.datasync().then(resolve, reject), fail: reject });
+    });
+  return { sync, waiting };
+}
+
+/** Resolves once `check` holds, looking again on each turn of the event loop. */
+async function until(check: () => boolean): Promise<void> {
+  while (!check()) await new Promise((resolve) => setImmediate(resolve));
+}
+
+describe('SQLite commits: durable before anyone sees them, checkpoints off the writer', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'runledger-durable-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  async function open(sync?: WalSync) {
+    const file = join(dir, 'db.sqlite');
+    const connection = await Connection.open(file, undefined, undefined, sync);
+    await connection.sql.exec('CREATE TABLE t (k TEXT PRIMARY KEY)');
+    const pool = await ReadPool.open(file, 2, connection.commits);
+    const count = () =>
+      pool.read(async (sql) => (await sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM t'))!.n);
+    const insert = (k: string) =>
+      connection.transaction((sql) => sql.run('INSERT INTO t (k) VALUES (?)', [k]));
+    return { file, connection, pool, count, insert };
+  }
+
+  it('answers a write, and lets a reader see it, only once the log is synced', async () => {
+    const held = heldSync();
+    const db = await open(held.sync);
+    let written = false;
+    const write = db.insert('a').then(() => (written = true));
+    await until(() => held.waiting.length === 1);
+    let read: number | undefined;
+    const reading = db.count().then((n) => (read = n));
+    // Committed but not synced: neither the writer's caller nor the reader has an answer.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(written).toBe(false);
+    expect(read).toBeUndefined();
+    held.waiting[0]!.done();
+    await Promise.all([write, reading]);
+    expect(read).toBe(1);
+    await db.connection.close();
+    await db.pool.close();
+  });
+
+  it('fails the batch whose sync fails, and every later write before it writes anything', async () => {
+    const held = heldSync();
+    const db = await open(held.sync);
+    const first = db.insert('a');
+    await until(() => held.waiting.length === 1);
+    held.waiting[0]!.fail(Object.assign(new Error('EIO'), { code: 'EIO' }));
+    await expect(first).rejects.toMatchObject({ kind: 'outcome_unknown' });
+    const later = await db.insert('b').catch((error: unknown) => error);
+    expect(later).toBeInstanceOf(StorageFaultError);
+    expect(later).toMatchObject({ kind: 'database_unreachable' });
+    expect(held.waiting).toHaveLength(1);
+    // 'a' was committed (its durability unknown); 'b' never reached the database.
+    const rows = await db.connection.sql.all<{ k: string }>('SELECT k FROM t ORDER BY k');
+    expect(rows.map((r) => r.k)).toEqual(['a']);
+    await db.connection.close();
+    await db.pool.close();
+  });
+
+  it('checkpoints on its worker thread: the database file alone holds what was written', async () => {
+    const db = await open();
+    // One batch: its commit asks for the first checkpoint, which copies everything logged so far.
+    await db.connection.transaction(async (sql) => {
+      for (let i = 0; i < 51; i += 1) await sql.run('INSERT INTO t (k) VALUES (?)', [`k${i}`]);
+    });
+    await until(() => db.connection.checkpointer.stats.done >= 1);
+    const copy = join(dir, 'copy.sqlite');
+    await copyFile(db.file, copy);
+    const alone = new Database(copy, { readonly: true });
+    expect(alone.prepare('SELECT COUNT(*) AS n FROM t').get()).toEqual({ n: 51 });
+    alone.close();
+    expect(db.connection.checkpointer.stats.failed).toBe(0);
+    await db.connection.close();
+    await db.pool.close();
+  });
+});
