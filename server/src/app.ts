@@ -8,6 +8,7 @@ import { openApiDocument, type ApiDescription } from './http/openapi.js';
 import { checkJsonBody } from './http/json-bytes.js';
 import { requestId } from './http/request-id.js';
 import type { HttpDeps, Route } from './http/route.js';
+import { firstSegment, segmentRouters } from './http/segment-routers.js';
 import { httpMetrics } from './ops/metrics/http-metrics.js';
 import type { Metrics } from './ops/metrics/registry.js';
 
@@ -20,8 +21,11 @@ export interface AppOptions {
   jsonBodyLimit: number;
   /** Which API this app serves in /openapi.json. */
   api: ApiDescription;
-  /** Browser pages (the web app, docs/app.md), mounted before the API routes. */
-  pages?: Router;
+  /**
+   * Browser pages (the web app, docs/app.md), mounted before the API routes, and the first path
+   * segments they live under: other requests skip them.
+   */
+  pages?: { router: Router; segments: ReadonlySet<string> };
 }
 
 /** The Express app: security headers, ids, logging, JSON parsing, the declared routes, one error handler. */
@@ -57,15 +61,26 @@ export function createApp({
     }),
   );
 
-  if (pages) app.use(pages);
-  const router = express.Router({ caseSensitive: true, strict: false });
-  for (const route of routes) route.mount(router, deps);
+  if (pages) {
+    const { router: pageRouter, segments } = pages;
+    app.use((req, res, next) =>
+      segments.has(firstSegment(req.path)) ? pageRouter(req, res, next) : next(),
+    );
+  }
   const document = openApiDocument(routes, api);
-  router.get('/openapi.json', (_req, res) => {
-    res.locals.route = '/openapi.json';
-    res.json(document);
-  });
-  app.use(router);
+  const openApi = (router: Router) =>
+    router.get('/openapi.json', (_req, res) => {
+      res.locals.route = '/openapi.json';
+      res.json(document);
+    });
+  const paths = [...routes.map((route) => route.path), '/openapi.json'];
+  app.use(
+    segmentRouters(paths, (i, router) => {
+      const route = routes[i];
+      if (route === undefined) openApi(router);
+      else route.mount(router, deps);
+    }),
+  );
 
   app.use(notFoundRoute);
   app.use(errorHandler(logger));

@@ -48,7 +48,7 @@ import { startupGate } from './ops/startup-gate.js';
 import { guardSignedHistory } from './ops/history/history-guard.js';
 import { recordingSigner, SignedHistory } from './ops/history/signed-history.js';
 import { ROUTER_API, routerRoutes } from './router-api/index.js';
-import { sessions, webApp } from './web-app/index.js';
+import { PAGE_SEGMENTS, sessions, webApp } from './web-app/index.js';
 import { startWebhooks } from './webhooks/start-webhooks.js';
 
 /**
@@ -284,7 +284,10 @@ function mainAppOf(config: ServerConfig, parts: MainAppParts) {
     deps: { runledger, signer },
     logger,
     metrics: { metrics, api: 'main' },
-    pages: webAppOf(config, { runledger, signer, blobs, limits, webhooks }),
+    pages: {
+      router: webAppOf(config, { runledger, signer, blobs, limits, webhooks }),
+      segments: PAGE_SEGMENTS,
+    },
     jsonBodyLimit: config.jsonBodyLimit,
     api: MAIN_API,
   });

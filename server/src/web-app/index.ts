@@ -24,6 +24,13 @@ const APP_ERROR_PAGE = {
 export { sessions, type Sessions } from './session.js';
 
 /**
+ * The first path segments of every page: `/` (a browser sent on to /app), `/app/…`, and the
+ * e-mailed links under `/auth/…` (a browser gets a one-button page). The server hands the web app
+ * only requests under these (`web-app/segments.test.ts` checks every mounted page).
+ */
+export const PAGE_SEGMENTS: ReadonlySet<string> = new Set(['', 'app', 'auth']);
+
+/**
  * The web app (docs/app.md): server-rendered pages under /app over the same use cases as the API.
  * Form bodies are parsed here only, with the API's text rule (well-formed Unicode, no NUL).
  */
