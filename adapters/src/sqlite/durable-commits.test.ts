@@ -32,11 +32,11 @@ describe('SQLite commits: durable before anyone sees them, checkpoints off the w
     await rm(dir, { recursive: true, force: true });
   });
 
-  async function open(sync?: WalSync) {
+  async function open(sync?: WalSync, readers = 2) {
     const file = join(dir, 'db.sqlite');
     const connection = await Connection.open(file, undefined, undefined, sync);
     await connection.sql.exec('CREATE TABLE t (k TEXT PRIMARY KEY)');
-    const pool = await ReadPool.open(file, 2, connection.commits);
+    const pool = await ReadPool.open(file, readers, connection.commits);
     const count = () =>
       pool.read(async (sql) => (await sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM t'))!.n);
     const insert = (k: string) =>
@@ -44,17 +44,34 @@ describe('SQLite commits: durable before anyone sees them, checkpoints off the w
     return { file, connection, pool, count, insert };
   }
 
-  it('answers a write, and lets a reader see it, only once the log is synced', async () => {
+  it('answers a write only once the log is synced; a read meanwhile sees the state before it', async () => {
     const held = heldSync();
     const db = await open(held.sync);
     let written = false;
     const write = db.insert('a').then(() => (written = true));
     await until(() => held.waiting.length === 1);
+    // Committed but not synced: the read answers from the snapshot taken just before the COMMIT.
+    expect(await db.count()).toBe(0);
+    expect(written).toBe(false);
+    held.waiting[0]!.done();
+    await write;
+    expect(await db.count()).toBe(1);
+    await db.connection.close();
+    await db.pool.close();
+  });
+
+  it('makes a read on a connection that was busy at the COMMIT wait for the sync', async () => {
+    const held = heldSync();
+    const db = await open(held.sync, 1);
+    let letGo = () => undefined as void;
+    const busy = db.pool.read(() => new Promise<void>((resolve) => (letGo = resolve)));
+    const write = db.insert('a');
+    await until(() => held.waiting.length === 1);
     let read: number | undefined;
     const reading = db.count().then((n) => (read = n));
-    // Committed but not synced: neither the writer's caller nor the reader has an answer.
+    letGo();
+    await busy;
     await new Promise((resolve) => setImmediate(resolve));
-    expect(written).toBe(false);
     expect(read).toBeUndefined();
     held.waiting[0]!.done();
     await Promise.all([write, reading]);

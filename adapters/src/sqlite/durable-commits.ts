@@ -22,6 +22,7 @@ const datasync: WalSync = (wal) => wal.datasync();
  */
 export class DurableCommits {
   private holding: Promise<void> | null = null;
+  private readonly listeners: { before: () => void; after: () => void }[] = [];
   private wal: FileHandle | null = null;
   private broken: Error | null = null;
 
@@ -35,13 +36,20 @@ export class DurableCommits {
     if (this.broken !== null) throw new StorageFaultError('database_unreachable', this.broken);
     let release = (): void => undefined;
     this.holding = new Promise<void>((resolve) => (release = resolve));
+    for (const listener of this.listeners) listener.before();
     try {
       await commit();
       await this.syncLog();
     } finally {
       this.holding = null;
+      for (const listener of this.listeners) listener.after();
       release();
     }
+  }
+
+  /** At each commit: `before` once it is held, just before its COMMIT; `after` as it is let go. */
+  aroundEachCommit(before: () => void, after: () => void): void {
+    this.listeners.push({ before, after });
   }
 
   /**
