@@ -7,10 +7,7 @@ import { openDriver, type Driver } from './driver.js';
 const TAKE_SNAPSHOT = 'SELECT 1 FROM sqlite_schema LIMIT 1';
 
 /** BEGIN and the snapshot, both run before this returns (the driver is synchronous). */
-const startSnapshot = (driver: Driver) => [
-  driver.sql.run('BEGIN'),
-  driver.sql.get(TAKE_SNAPSHOT),
-];
+const startSnapshot = (driver: Driver) => [driver.sql.run('BEGIN'), driver.sql.get(TAKE_SNAPSHOT)];
 
 type Commits = Pick<DurableCommits, 'pending' | 'aroundEachCommit'>;
 
@@ -42,11 +39,7 @@ export class ReadPool {
     );
   }
 
-  static async open(
-    file: string,
-    size: number,
-    commits: Commits,
-  ): Promise<ReadPool> {
+  static async open(file: string, size: number, commits: Commits): Promise<ReadPool> {
     const drivers: Driver[] = [];
     try {
       for (let i = 0; i < size; i += 1) drivers.push(await openDriver(file, true));
