@@ -8,7 +8,7 @@ import { Connection } from './connection.js';
 import type { WalSync } from './durable-commits.js';
 import { ReadPool } from './read-pool.js';
 
-/** A log sync the test lets finish (or fail) when it chooses; counts the syncs asked for. */
+/** A log sync the test lets finish (or fail) when it chooses; `waiting` holds one per sync asked for. */
 function heldSync() {
   const waiting: { done: () => void; fail: (error: Error) => void }[] = [];
   const sync: WalSync = (wal) =>

@@ -11,9 +11,10 @@ const datasync: WalSync = (wal) => wal.datasync();
  * writer connection runs with synchronous=NORMAL, so its COMMIT writes the batch's frames to the
  * write-ahead log without syncing them; `commit` then syncs the log file on a pool thread while
  * the event loop serves requests. A commit is held from just before its COMMIT until that sync
- * has returned: read transactions wait while it is `pending` before taking their snapshot, and the next
- * batch starts only once the commit has returned, so no reader, writer or answer ever sees a write
- * that a power loss could take back (what synchronous=FULL gave, with the fsync on the event loop).
+ * has returned: a read meanwhile runs on a snapshot taken before the COMMIT or waits while it is
+ * `pending` (read-pool.ts), and the next batch starts only once the commit has returned, so no
+ * reader, writer or answer ever sees a write that a power loss could take back (what
+ * synchronous=FULL gave, with the fsync on the event loop).
  *
  * A failed sync leaves committed frames whose durability is unknown (the kernel may have dropped
  * the dirty pages, so a later sync that succeeds proves nothing): that batch fails as
@@ -31,7 +32,7 @@ export class DurableCommits {
     private readonly sync: WalSync = datasync,
   ) {}
 
-  /** Runs `commit` (the batch's COMMIT), then syncs the log; readers wait meanwhile. */
+  /** Runs `commit` (the batch's COMMIT), then syncs the log; held meanwhile (`pending`). */
   async commit(commit: () => Promise<unknown>): Promise<void> {
     if (this.broken !== null) throw new StorageFaultError('database_unreachable', this.broken);
     let release = (): void => undefined;
