@@ -146,6 +146,7 @@ export async function startServer(
     // Served from here on (a client polling /health then calling in gets answers); /ready says
     // `starting` until the rest is open.
     gate.open(mainApp);
+    main.adopt(mainApp);
 
     const router = await openRouterListener(config, runledger, {
       deps,
@@ -472,7 +473,7 @@ function startTribunal(
 }
 
 /** The router API v0.1 on its own listener, with its own /openapi.json. */
-function openRouterListener(
+async function openRouterListener(
   config: ServerConfig,
   runledger: Runledger,
   common: Omit<Parameters<typeof createApp>[0], 'routes' | 'api'>,
@@ -482,7 +483,9 @@ function openRouterListener(
     ...common,
     api: ROUTER_API,
   });
-  return listen(app, config.routerPort, config.routerHost);
+  const listener = await listen(app, config.routerPort, config.routerHost);
+  listener.adopt(app);
+  return listener;
 }
 
 /** Receipts a crash left between commit and append are written before anyone can ask for them. */
