@@ -25,44 +25,84 @@ parentPort.on('message', () => {
 });
 `;
 
+/** The longest wait before a worker that died is replaced, however often it died in a row. */
+export const MAX_RESPAWN_DELAY_MS = 30_000;
+
 /**
  * Checkpoints of the SQLite write-ahead log on a worker thread. The writer connection runs with
  * wal_autocheckpoint=0: a checkpoint on the writer would stop the event loop for its two fsyncs
  * and its copying (100-250 ms on a loaded disk, every thousand pages). After each batch the
  * writer calls `request()`; a checkpoint starts if none is running and none started in the last
  * CHECKPOINT_INTERVAL_MS. A checkpoint that fails (a full disk) leaves the log to grow and is
- * tried again after the next batch; the log's frames stay the database's until then.
+ * tried again after the next batch; the log's frames stay the database's until then. A worker
+ * that dies (it could not open the database, say) is replaced at a later request, after a delay
+ * that doubles with each death in a row up to MAX_RESPAWN_DELAY_MS and resets with a checkpoint
+ * that succeeds, so one bad moment never ends checkpointing for the process's life.
  */
 export class Checkpointer {
+  private worker: Worker | null = null;
   private running = false;
-  private lastStart = 0;
+  private closing = false;
+  private lastStart = Number.NEGATIVE_INFINITY;
+  private deathsInARow = 0;
+  private respawnAt = 0;
   private idle: (() => void) | null = null;
-  /** Checkpoints completed and failed, for tests and the bench. */
-  readonly stats = { done: 0, failed: 0 };
+  /** Checkpoints completed and failed, and workers that died, for tests and the bench. */
+  readonly stats = { done: 0, failed: 0, deaths: 0 };
 
-  private constructor(private readonly worker: Worker) {
-    worker.unref();
-    worker.on('message', (outcome: { ok: boolean }) => {
-      this.running = false;
-      if (outcome.ok) this.stats.done += 1;
-      else this.stats.failed += 1;
-      this.idle?.();
-    });
-    worker.on('error', () => {
-      this.running = false;
-      this.stats.failed += 1;
-      this.idle?.();
-    });
-  }
+  private constructor(private readonly spawn: () => Worker) {}
 
   static start(file: string): Checkpointer {
     const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-    return new Checkpointer(new Worker(PROGRAM, { eval: true, workerData: { file, driver } }));
+    const checkpointer = new Checkpointer(
+      () => new Worker(PROGRAM, { eval: true, workerData: { file, driver } }),
+    );
+    checkpointer.worker = checkpointer.spawned();
+    return checkpointer;
   }
 
-  /** Starts a checkpoint unless one is running or started less than the interval ago. */
+  /** A new worker, wired to report each checkpoint's outcome and its own death. */
+  private spawned(): Worker {
+    const worker = this.spawn();
+    worker.unref();
+    worker.on('message', (outcome: { ok: boolean }) => {
+      if (outcome.ok) {
+        this.stats.done += 1;
+        this.deathsInARow = 0;
+      } else this.stats.failed += 1;
+      this.settled();
+    });
+    // An uncaught error in the worker ends it ('error', then 'exit'); any exit not asked for by
+    // close() is a death.
+    worker.on('error', () => undefined);
+    worker.on('exit', () => {
+      if (this.closing || this.worker !== worker) return;
+      this.worker = null;
+      this.stats.deaths += 1;
+      this.deathsInARow += 1;
+      const delay = Math.min(CHECKPOINT_INTERVAL_MS * 2 ** this.deathsInARow, MAX_RESPAWN_DELAY_MS);
+      this.respawnAt = Date.now() + delay;
+      if (this.running) this.stats.failed += 1;
+      this.settled();
+    });
+    return worker;
+  }
+
+  private settled(): void {
+    this.running = false;
+    this.idle?.();
+  }
+
+  /**
+   * Starts a checkpoint unless one is running or started less than the interval ago; replaces a
+   * dead worker first once its delay has passed. `now` is the caller's clock (tests move it on).
+   */
   request(now = Date.now()): void {
-    if (this.running || now - this.lastStart < CHECKPOINT_INTERVAL_MS) return;
+    if (this.closing || this.running || now - this.lastStart < CHECKPOINT_INTERVAL_MS) return;
+    if (this.worker === null) {
+      if (now < this.respawnAt) return;
+      this.worker = this.spawned();
+    }
     this.running = true;
     this.lastStart = now;
     this.worker.postMessage('checkpoint');
@@ -71,6 +111,7 @@ export class Checkpointer {
   /** Waits for a running checkpoint, then stops the worker (closing the writer checkpoints the rest). */
   async close(): Promise<void> {
     if (this.running) await new Promise<void>((resolve) => (this.idle = resolve));
-    await this.worker.terminate();
+    this.closing = true;
+    await this.worker?.terminate();
   }
 }
