@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
-import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Checkpointer } from './checkpointer.js';
+import { Connection } from './connection.js';
 
 /**
  * A clock an hour ahead that moves a second per reading: no request is then held back by the
@@ -54,13 +55,13 @@ describe('the checkpoint worker', () => {
     // The database appears; its delay not yet past, the dead worker is not replaced.
     const db = writer(file, 40);
     checkpointer.request();
-    expect(checkpointer.stats).toEqual({ done: 0, failed: 0, deaths: 1 });
+    expect(checkpointer.stats).toEqual({ done: 0, pauses: 0, failed: 0, deaths: 1 });
     checkpointer.request(later());
     await vi.waitFor(() => expect(checkpointer.stats.done).toBe(1), settle);
     expect(await rowsInFileAlone(file)).toBe(40);
     await checkpointer.close();
     db.close();
-    expect(checkpointer.stats).toEqual({ done: 1, failed: 0, deaths: 1 });
+    expect(checkpointer.stats).toEqual({ done: 1, pauses: 0, failed: 0, deaths: 1 });
   });
 
   it('counts a worker that dies during a checkpoint (not a database) as a failure and a death', async () => {
@@ -74,6 +75,31 @@ describe('the checkpoint worker', () => {
     await vi.waitFor(() => expect(checkpointer.stats.deaths).toBe(2), settle);
     expect(checkpointer.stats.done).toBe(0);
     await checkpointer.close();
+  });
+
+  it('restarts the log under writes that never stop: a pause lets a checkpoint catch up', async () => {
+    const file = join(dir, 'db.sqlite');
+    const connection = await Connection.open(file);
+    await connection.sql.exec('CREATE TABLE t (k INTEGER PRIMARY KEY, pad TEXT)');
+    // Batch after batch with no gap, each of about ten pages, until three pauses have settled.
+    let k = 0;
+    while (connection.checkpointer.stats.pauses < 3 && k < 2_000_000) {
+      await connection.transaction(async (sql) => {
+        for (let i = 0; i < 10; i += 1, k += 1) {
+          await sql.run('INSERT INTO t (k, pad) VALUES (?, ?)', [k, 'x'.repeat(3000)]);
+        }
+      });
+    }
+    await connection.transaction((sql) => sql.run('INSERT INTO t (k) VALUES (?)', [k]));
+    // The log's header counts its restarts (the checkpoint sequence number, bytes 12-15): the log
+    // went back to its beginning after the pauses instead of growing with every batch.
+    const header = Buffer.alloc(32);
+    const wal = await open(`${file}-wal`, 'r');
+    await wal.read(header, 0, 32, 0);
+    await wal.close();
+    expect(header.readUInt32BE(12)).toBeGreaterThanOrEqual(2);
+    expect(connection.checkpointer.stats.failed).toBe(0);
+    await connection.close();
   });
 
   // A full disk needs a tmpfs, so root (`.ci/run` runs as root; elsewhere this one is skipped).

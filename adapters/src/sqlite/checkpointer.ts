@@ -5,10 +5,16 @@ import { Worker } from 'node:worker_threads';
 export const CHECKPOINT_INTERVAL_MS = 200;
 
 /**
+ * Frames the log may hold after a checkpoint before the next one is a pause for the writer (the
+ * size SQLite's own automatic checkpoint uses, 1,000 pages).
+ */
+export const RESTART_FRAMES = 1000;
+
+/**
  * The worker's program: its own connection to the database, one PASSIVE checkpoint per message
  * (copies what the log holds into the database file without waiting for readers or the writer,
- * syncing the log before and the database after), its outcome posted back. CommonJS, because
- * an `eval` worker is a script.
+ * syncing the log before and the database after), its outcome and the log's frames posted back.
+ * CommonJS, because an `eval` worker is a script.
  */
 const PROGRAM = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -17,8 +23,8 @@ const db = new Database(workerData.file, { fileMustExist: true, timeout: 5000 })
 db.pragma('synchronous = FULL');
 parentPort.on('message', () => {
   try {
-    db.pragma('wal_checkpoint(PASSIVE)');
-    parentPort.postMessage({ ok: true });
+    const [{ log, checkpointed }] = db.pragma('wal_checkpoint(PASSIVE)');
+    parentPort.postMessage({ ok: true, left: log - checkpointed, log });
   } catch (error) {
     parentPort.postMessage({ ok: false, message: String(error && error.message) });
   }
@@ -38,6 +44,13 @@ export const MAX_RESPAWN_DELAY_MS = 30_000;
  * that dies (it could not open the database, say) is replaced at a later request, after a delay
  * that doubles with each death in a row up to MAX_RESPAWN_DELAY_MS and resets with a checkpoint
  * that succeeds, so one bad moment never ends checkpointing for the process's life.
+ *
+ * The log restarts from its beginning only at a write that finds every frame copied, and while the
+ * writer goes on a checkpoint never catches up: under steady load the log grew by hundreds of
+ * megabytes, and its appends, each extending the file, blocked the writer's COMMIT for 10-50 ms
+ * in the kernel. So once a checkpoint finds RESTART_FRAMES or more in the log, the next one is a
+ * pause: `request` returns its settling, the writer starts no batch before, and with the writer
+ * idle it copies the last frames and the next write restarts the log.
  */
 export class Checkpointer {
   private worker: Worker | null = null;
@@ -46,9 +59,11 @@ export class Checkpointer {
   private lastStart = Number.NEGATIVE_INFINITY;
   private deathsInARow = 0;
   private respawnAt = 0;
+  private restartDue = false;
   private idle: (() => void) | null = null;
-  /** Checkpoints completed and failed, and workers that died, for tests and the bench. */
-  readonly stats = { done: 0, failed: 0, deaths: 0 };
+  private pause: (() => void) | null = null;
+  /** Checkpoints completed (and of those, pauses) and failed, and workers that died, for tests and the bench. */
+  readonly stats = { done: 0, pauses: 0, failed: 0, deaths: 0 };
 
   private constructor(private readonly spawn: () => Worker) {}
 
@@ -65,10 +80,14 @@ export class Checkpointer {
   private spawned(): Worker {
     const worker = this.spawn();
     worker.unref();
-    worker.on('message', (outcome: { ok: boolean }) => {
+    worker.on('message', (outcome: { ok: boolean; left?: number; log?: number }) => {
       if (outcome.ok) {
         this.stats.done += 1;
         this.deathsInARow = 0;
+        // A pause that copied every frame needs no other: the next write restarts the log. A
+        // checkpoint beside the writer may copy every frame too, but the writer has gone on by then.
+        const restarts = this.pause !== null && outcome.left === 0;
+        this.restartDue = (outcome.log ?? 0) >= RESTART_FRAMES && !restarts;
       } else this.stats.failed += 1;
       this.settled();
     });
@@ -90,22 +109,31 @@ export class Checkpointer {
 
   private settled(): void {
     this.running = false;
+    this.pause?.();
+    this.pause = null;
     this.idle?.();
   }
 
   /**
-   * Starts a checkpoint unless one is running or started less than the interval ago; replaces a
-   * dead worker first once its delay has passed. `now` is the caller's clock (tests move it on).
+   * Starts a checkpoint unless one is running or, short of a due restart, started less than the
+   * interval ago; replaces a dead worker first once its delay has passed. Returns, for a pause,
+   * when it settles (done, failed or its worker dead), else null. `now` is the caller's clock
+   * (tests move it on).
    */
-  request(now = Date.now()): void {
-    if (this.closing || this.running || now - this.lastStart < CHECKPOINT_INTERVAL_MS) return;
+  request(now = Date.now()): Promise<void> | null {
+    if (this.closing || this.running) return null;
+    if (!this.restartDue && now - this.lastStart < CHECKPOINT_INTERVAL_MS) return null;
     if (this.worker === null) {
-      if (now < this.respawnAt) return;
+      if (now < this.respawnAt) return null;
       this.worker = this.spawned();
     }
     this.running = true;
     this.lastStart = now;
     this.worker.postMessage('checkpoint');
+    if (!this.restartDue) return null;
+    this.restartDue = false;
+    this.stats.pauses += 1;
+    return new Promise<void>((resolve) => (this.pause = resolve));
   }
 
   /** Waits for a running checkpoint, then stops the worker (closing the writer checkpoints the rest). */

@@ -25,10 +25,12 @@ export const MAX_GROUP_COMMIT = 256;
  * transaction alone while later ones in the batch see earlier ones' writes (mints of one org chain
  * in arrival order). Nobody is answered before the batch is durable: its COMMIT, then one fsync
  * of the log off the event loop (durable-commits.ts); the next batch starts after that, and a
- * checkpoint may start on its worker thread (checkpointer.ts).
+ * checkpoint may start on its worker thread (checkpointer.ts). When that checkpoint is one the log
+ * needs to restart, the next batch starts only once it has settled.
  */
 export class GroupCommit {
   private readonly queue: BatchQueue<Transaction, unknown>;
+  private checkpointPause: Promise<void> | null = null;
 
   constructor(
     private readonly sql: Sql,
@@ -54,6 +56,7 @@ export class GroupCommit {
   /** The batch's savepoints inside one BEGIN IMMEDIATE … COMMIT; a throw fails the whole batch. */
   private async commit(batch: readonly Transaction[]): Promise<Outcome[]> {
     const outcomes: Outcome[] = [];
+    if (this.checkpointPause !== null) await this.checkpointPause;
     const started = process.hrtime.bigint();
     try {
       await this.sql.run('BEGIN IMMEDIATE');
@@ -66,7 +69,8 @@ export class GroupCommit {
       throw error;
     }
     this.onBatch(batch.length, Number(process.hrtime.bigint() - started) / 1e9);
-    this.checkpointer.request();
+    const pause = this.checkpointer.request();
+    if (pause !== null) this.checkpointPause = pause.then(() => void (this.checkpointPause = null));
     return outcomes;
   }
 
