@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Checkpointer } from './checkpointer.js';
+import { CHECKPOINT_INTERVAL_MS, Checkpointer } from './checkpointer.js';
 import { Connection } from './connection.js';
 
 /**
@@ -100,6 +100,41 @@ describe('the checkpoint worker', () => {
     expect(header.readUInt32BE(12)).toBeGreaterThanOrEqual(2);
     expect(connection.checkpointer.stats.failed).toBe(0);
     await connection.close();
+  });
+
+  it('pauses the writer again only after the interval while a long read holds an older snapshot', async () => {
+    const file = join(dir, 'db.sqlite');
+    const db = writer(file, 0);
+    // A read that began before the frames below: no checkpoint can copy past its snapshot.
+    const reader = new Database(file, { readonly: true });
+    reader.prepare('BEGIN').run();
+    reader.prepare('SELECT COUNT(*) FROM t').get();
+    const insert = db.prepare('INSERT INTO t (k, pad) VALUES (?, ?)');
+    db.transaction(() => {
+      for (let k = 0; k < 1200; k += 1) insert.run(k, 'x'.repeat(3000));
+    })();
+    const checkpointer = Checkpointer.start(file);
+    try {
+      const t = later();
+      expect(checkpointer.request(t)).toBeNull();
+      await vi.waitFor(() => expect(checkpointer.stats.done).toBe(1), settle);
+      // It found the log long and could not copy it all: the next request is a pause at once.
+      const pause = checkpointer.request(t + 1);
+      expect(pause).not.toBeNull();
+      await pause;
+      expect(checkpointer.stats).toMatchObject({ done: 2, pauses: 1 });
+      // The read still holds its snapshot: no other pause before the interval, one after it.
+      expect(checkpointer.request(t + 2)).toBeNull();
+      const again = checkpointer.request(t + 1 + CHECKPOINT_INTERVAL_MS);
+      expect(again).not.toBeNull();
+      await again;
+      expect(checkpointer.stats).toMatchObject({ done: 3, pauses: 2, failed: 0 });
+    } finally {
+      reader.prepare('COMMIT').run();
+      reader.close();
+      await checkpointer.close();
+      db.close();
+    }
   });
 
   // A full disk needs a tmpfs, so root (`.ci/run` runs as root; elsewhere this one is skipped).

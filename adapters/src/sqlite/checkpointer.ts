@@ -60,6 +60,8 @@ export class Checkpointer {
   private deathsInARow = 0;
   private respawnAt = 0;
   private restartDue = false;
+  /** The due restart's pause may start before the interval: none has been tried since. */
+  private restartUrgent = false;
   private idle: (() => void) | null = null;
   private pause: (() => void) | null = null;
   /** Checkpoints completed (and of those, pauses) and failed, and workers that died, for tests and the bench. */
@@ -86,8 +88,12 @@ export class Checkpointer {
         this.deathsInARow = 0;
         // A pause that copied every frame needs no other: the next write restarts the log. A
         // checkpoint beside the writer may copy every frame too, but the writer has gone on by then.
-        const restarts = this.pause !== null && outcome.left === 0;
+        const wasPause = this.pause !== null;
+        const restarts = wasPause && outcome.left === 0;
         this.restartDue = (outcome.log ?? 0) >= RESTART_FRAMES && !restarts;
+        // A pause that could not copy every frame (a long read holds an older snapshot) is
+        // tried again only after the interval, not after every batch.
+        this.restartUrgent = this.restartDue && !wasPause;
       } else this.stats.failed += 1;
       this.settled();
     });
@@ -115,14 +121,14 @@ export class Checkpointer {
   }
 
   /**
-   * Starts a checkpoint unless one is running or, short of a due restart, started less than the
-   * interval ago; replaces a dead worker first once its delay has passed. Returns, for a pause,
+   * Starts a checkpoint unless one is running or, short of a restart's first pause, started less
+   * than the interval ago; replaces a dead worker first once its delay has passed. Returns, for a pause,
    * when it settles (done, failed or its worker dead), else null. `now` is the caller's clock
    * (tests move it on).
    */
   request(now = Date.now()): Promise<void> | null {
     if (this.closing || this.running) return null;
-    if (!this.restartDue && now - this.lastStart < CHECKPOINT_INTERVAL_MS) return null;
+    if (!this.restartUrgent && now - this.lastStart < CHECKPOINT_INTERVAL_MS) return null;
     if (this.worker === null) {
       if (now < this.respawnAt) return null;
       this.worker = this.spawned();
@@ -132,6 +138,7 @@ export class Checkpointer {
     this.worker.postMessage('checkpoint');
     if (!this.restartDue) return null;
     this.restartDue = false;
+    this.restartUrgent = false;
     this.stats.pauses += 1;
     return new Promise<void>((resolve) => (this.pause = resolve));
   }
