@@ -53,7 +53,7 @@ export const MAX_RESPAWN_DELAY_MS = 30_000;
  * idle it copies the last frames and the next write restarts the log.
  */
 export class Checkpointer {
-  private worker: Worker | null = null;
+  private worker: Worker | null;
   private running = false;
   private closing = false;
   private lastStart = Number.NEGATIVE_INFINITY;
@@ -64,18 +64,18 @@ export class Checkpointer {
   private restartUrgent = false;
   private idle: (() => void) | null = null;
   private pause: (() => void) | null = null;
-  /** Checkpoints completed (and of those, pauses) and failed, and workers that died, for tests and the bench. */
+  /** Checkpoints completed (pauses among them) and failed, and workers that died, for tests. */
   readonly stats = { done: 0, pauses: 0, failed: 0, deaths: 0 };
 
-  private constructor(private readonly spawn: () => Worker) {}
+  private constructor(private readonly spawn: () => Worker) {
+    this.worker = this.spawned();
+  }
 
   static start(file: string): Checkpointer {
     const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-    const checkpointer = new Checkpointer(
+    return new Checkpointer(
       () => new Worker(PROGRAM, { eval: true, workerData: { file, driver } }),
     );
-    checkpointer.worker = checkpointer.spawned();
-    return checkpointer;
   }
 
   /** A new worker, wired to report each checkpoint's outcome and its own death. */
@@ -122,9 +122,9 @@ export class Checkpointer {
 
   /**
    * Starts a checkpoint unless one is running or, short of a restart's first pause, started less
-   * than the interval ago; replaces a dead worker first once its delay has passed. Returns, for a pause,
-   * when it settles (done, failed or its worker dead), else null. `now` is the caller's clock
-   * (tests move it on).
+   * than the interval ago; replaces a dead worker first once its delay has passed. Returns, for a
+   * pause, when it settles (done, failed or its worker dead), else null. `now` is the caller's
+   * clock (tests move it on).
    */
   request(now = Date.now()): Promise<void> | null {
     if (this.closing || this.running) return null;

@@ -22,12 +22,12 @@ type Construct<T, A extends unknown[]> = (this: T, ...args: A) => void;
  */
 export function serverObjects(): ServerObjects {
   const baseRequest = IncomingMessage as unknown as Construct<IncomingMessage, [Socket]>;
-  const baseResponse = ServerResponse as unknown as Construct<ServerResponse, [IncomingMessage]>;
+  const baseResponse = ServerResponse as unknown as Construct<ServerResponse, unknown[]>;
   function Request(this: IncomingMessage, socket: Socket) {
     baseRequest.call(this, socket);
   }
-  function Response(this: ServerResponse, req: IncomingMessage, ...rest: unknown[]) {
-    (baseResponse as Construct<ServerResponse, unknown[]>).call(this, req, ...rest);
+  function Response(this: ServerResponse, ...args: unknown[]) {
+    baseResponse.call(this, ...args);
   }
   Request.prototype = IncomingMessage.prototype;
   Response.prototype = ServerResponse.prototype;
