@@ -189,7 +189,7 @@ export function describeRunStorageContract(name: string, open: () => Promise<Sto
       expect(await tx((r) => r.checks.listByRun('org_1', 'run_1'))).toEqual([]);
     });
 
-    it('reads many runs at once: their runs, submissions, evidence and checks, within the org, each run in order, unknown ids left out', async () => {
+    it('reads many runs at once: their runs, and what receipts record of their submissions, evidence and checks, within the org, each run in order, unknown ids left out', async () => {
       const ids = Array.from({ length: 600 }, (_, i) => `run_${String(i).padStart(3, '0')}`);
       const note = (id: string, runId: string, org: string, at: string) => ({
         id,
@@ -238,21 +238,51 @@ export function describeRunStorageContract(name: string, open: () => Promise<Sto
       const [runs, submissions, evidence, checks] = await tx((r) =>
         Promise.all([
           r.runs.getMany('org_1', asked),
-          r.submissions.getMany('org_1', asked),
+          r.submissions.hashesOf('org_1', asked),
           r.evidence.listByRuns('org_1', asked),
           r.checks.listByRuns('org_1', asked),
         ]),
       );
       expect(runs.map((x) => x.id).sort()).toEqual(ids);
       expect(runs.find((x) => x.id === 'run_042')).toEqual(run('run_042'));
-      expect(submissions.map((x) => x.run_id).sort()).toEqual(['run_007', 'run_599']);
-      const perRun = (rows: readonly { id: string; run_id: string }[], id: string) =>
-        rows.filter((x) => x.run_id === id).map((x) => x.id);
+      // Only the hash of a submission and what a receipt records of evidence and checks: never a
+      // submission's body or an evidence item's content.
+      expect(submissions.sort((a, b) => a.run_id.localeCompare(b.run_id))).toEqual([
+        { run_id: 'run_007', sha256: hex('b') },
+        { run_id: 'run_599', sha256: hex('b') },
+      ]);
+      const ofRun = <T extends { run_id: string }>(rows: readonly T[], id: string) =>
+        rows.filter((x) => x.run_id === id);
       for (const id of ['run_007', 'run_599']) {
-        expect(perRun(evidence, id)).toEqual([`evd_${id}_a`, `evd_${id}_b`, `evd_${id}_late`]);
-        expect(perRun(checks, id)).toEqual([`chk_${id}_0`, `chk_${id}_2`]);
-        expect(perRun(evidence, id)).toEqual(
-          (await tx((r) => r.evidence.listByRun('org_1', id))).map((e) => e.id),
+        const fullEvidence = await tx((r) => r.evidence.listByRun('org_1', id));
+        expect(fullEvidence.map((e) => e.id)).toEqual([
+          `evd_${id}_a`,
+          `evd_${id}_b`,
+          `evd_${id}_late`,
+        ]);
+        expect(ofRun(evidence, id)).toEqual(
+          fullEvidence.map(({ run_id, id, kind, label, sha256, size }) => ({
+            run_id,
+            id,
+            kind,
+            label,
+            sha256,
+            size,
+          })),
+        );
+        const fullChecks = await tx((r) => r.checks.listByRun('org_1', id));
+        expect(fullChecks.map((c) => c.id)).toEqual([`chk_${id}_0`, `chk_${id}_2`]);
+        expect(ofRun(checks, id)).toEqual(
+          fullChecks.map(({ run_id, key, category, kind, severity, tier, status, detail }) => ({
+            run_id,
+            key,
+            category,
+            kind,
+            severity,
+            tier,
+            status,
+            detail,
+          })),
         );
       }
       expect(evidence).toHaveLength(6);

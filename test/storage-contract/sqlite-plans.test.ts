@@ -46,24 +46,26 @@ describe('sqlite query plans of the Merkle tree', () => {
 
   it("reads a mint batch's runs, submissions, evidence and checks by their indexes, per run id, with no table scan", () => {
     const db = new Database(join(dir, 'db.sqlite'), { readonly: true });
-    // The four statements of runs.getMany, submissions.getMany, evidence.listByRuns and
+    // The four statements of runs.getMany, submissions.hashesOf, evidence.listByRuns and
     // checks.listByRuns (adapters/src/sql), for every batch size up to one statement's 500 ids:
     // without statistics SQLite weighs an IN list's length against a guess of the other terms'
     // rows, so a plan right for three ids can walk a whole org's index for eight.
     const statements: [(ids: string) => string, RegExp][] = [
       [(ids) => `SELECT * FROM runs WHERE id IN (${ids})`, /^SEARCH runs USING INDEX .*\(id=\?\)/],
       [
-        (ids) => `SELECT * FROM submissions WHERE org_id = ? AND run_id IN (${ids})`,
+        (ids) => `SELECT run_id, sha256 FROM submissions WHERE org_id = ? AND run_id IN (${ids})`,
         /^SEARCH submissions USING INDEX .*\(run_id=\?\)/,
       ],
       [
         (ids) =>
-          `SELECT * FROM evidence WHERE org_id = ? AND run_id IN (${ids}) ORDER BY run_id, created_at, id`,
+          `SELECT run_id, id, kind, label, sha256, size FROM evidence
+           WHERE org_id = ? AND run_id IN (${ids}) ORDER BY run_id, created_at, id`,
         /^SEARCH evidence USING INDEX evidence_run \(org_id=\? AND run_id=\?\)/,
       ],
       [
         (ids) =>
-          `SELECT * FROM checks WHERE org_id = ? AND run_id IN (${ids}) ORDER BY run_id, position`,
+          `SELECT run_id, key, category, kind, severity, tier, status, detail FROM checks
+           WHERE org_id = ? AND run_id IN (${ids}) ORDER BY run_id, position`,
         /^SEARCH checks USING INDEX checks_run \(org_id=\? AND run_id=\?\)/,
       ],
     ];

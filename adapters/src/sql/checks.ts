@@ -1,10 +1,15 @@
-import type { CheckRecord, ChecksRepository } from '@runledger/core/ports';
+import type { CheckRecord, ChecksRepository, ReceiptCheck } from '@runledger/core/ports';
 import type { Sql } from './sql.js';
 import { chunks } from './chunks.js';
 import { selectByIds } from './id-lists.js';
 
 /** Rows per INSERT: 12 parameters each. */
 const CHECKS_PER_INSERT = 50;
+
+/** What receipts record of a batch's checks, in each run's order. */
+const receiptChecksSql = (ids: string): string =>
+  `SELECT run_id, key, category, kind, severity, tier, status, detail FROM checks
+   WHERE org_id = ? AND run_id IN (${ids}) ORDER BY run_id, position`;
 
 export function checksRepository(sql: Sql): ChecksRepository {
   return {
@@ -46,13 +51,7 @@ export function checksRepository(sql: Sql): ChecksRepository {
       );
     },
     listByRuns(orgId, runIds) {
-      return selectByIds<CheckRecord>(
-        sql,
-        runIds,
-        [orgId],
-        (ids) =>
-          `SELECT * FROM checks WHERE org_id = ? AND run_id IN (${ids}) ORDER BY run_id, position`,
-      );
+      return selectByIds<ReceiptCheck>(sql, runIds, [orgId], receiptChecksSql);
     },
     async get(orgId, runId, id) {
       const row = await sql.get<CheckRecord>(

@@ -1,6 +1,11 @@
-import type { EvidenceRecord, EvidenceRepository } from '@runledger/core/ports';
+import type { EvidenceRecord, EvidenceRepository, ReceiptEvidence } from '@runledger/core/ports';
 import type { Sql } from './sql.js';
 import { selectByIds } from './id-lists.js';
+
+/** What receipts record of a batch's evidence, in each run's order: never the content. */
+const receiptEvidenceSql = (ids: string): string =>
+  `SELECT run_id, id, kind, label, sha256, size FROM evidence
+   WHERE org_id = ? AND run_id IN (${ids}) ORDER BY run_id, created_at, id`;
 
 export function evidenceRepository(sql: Sql): EvidenceRepository {
   return {
@@ -39,13 +44,7 @@ export function evidenceRepository(sql: Sql): EvidenceRepository {
       );
     },
     listByRuns(orgId, runIds) {
-      return selectByIds<EvidenceRecord>(
-        sql,
-        runIds,
-        [orgId],
-        (ids) =>
-          `SELECT * FROM evidence WHERE org_id = ? AND run_id IN (${ids}) ORDER BY run_id, created_at, id`,
-      );
+      return selectByIds<ReceiptEvidence>(sql, runIds, [orgId], receiptEvidenceSql);
     },
     async countFileRefs(sha256) {
       // Blobs are content-addressed and shared across orgs, so this count is deliberately global.

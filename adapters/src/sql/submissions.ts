@@ -1,6 +1,14 @@
-import type { SubmissionRecord, SubmissionsRepository } from '@runledger/core/ports';
+import type {
+  SubmissionHash,
+  SubmissionRecord,
+  SubmissionsRepository,
+} from '@runledger/core/ports';
 import type { Sql } from './sql.js';
 import { selectByIds } from './id-lists.js';
+
+/** The hashes of a batch's submissions: never their bodies, which a mint does not read. */
+const submissionHashesSql = (ids: string): string =>
+  `SELECT run_id, sha256 FROM submissions WHERE org_id = ? AND run_id IN (${ids})`;
 
 export function submissionsRepository(sql: Sql): SubmissionsRepository {
   return {
@@ -20,13 +28,8 @@ export function submissionsRepository(sql: Sql): SubmissionsRepository {
       );
       return row ?? null;
     },
-    getMany(orgId, runIds) {
-      return selectByIds<SubmissionRecord>(
-        sql,
-        runIds,
-        [orgId],
-        (ids) => `SELECT * FROM submissions WHERE org_id = ? AND run_id IN (${ids})`,
-      );
+    hashesOf(orgId, runIds) {
+      return selectByIds<SubmissionHash>(sql, runIds, [orgId], submissionHashesSql);
     },
   };
 }

@@ -106,9 +106,12 @@ export interface SubmissionsRepository {
   /** Inserts or replaces the run's one submission. */
   put(submission: SubmissionRecord): Promise<void>;
   get(orgId: string, runId: string): Promise<SubmissionRecord | null>;
-  /** The submissions of the org's runs among `runIds`, in no particular order. */
-  getMany(orgId: string, runIds: readonly string[]): Promise<SubmissionRecord[]>;
+  /** The hashes of the submissions of the org's runs among `runIds`, in no particular order. */
+  hashesOf(orgId: string, runIds: readonly string[]): Promise<SubmissionHash[]>;
 }
+
+/** What a receipt records of a run's submission: its hash (never its body). */
+export type SubmissionHash = Pick<SubmissionRecord, 'run_id' | 'sha256'>;
 
 export interface EvidenceRecord {
   id: string;
@@ -131,11 +134,20 @@ export interface EvidenceRepository {
   get(orgId: string, runId: string, id: string): Promise<EvidenceRecord | null>;
   /** Every evidence item of the run, ordered by (created_at, id). */
   listByRun(orgId: string, runId: string): Promise<EvidenceRecord[]>;
-  /** The evidence of the org's runs among `runIds`, each run's ordered by (created_at, id). */
-  listByRuns(orgId: string, runIds: readonly string[]): Promise<EvidenceRecord[]>;
+  /**
+   * What receipts record of the evidence of the org's runs among `runIds` (never the content),
+   * each run's ordered by (created_at, id).
+   */
+  listByRuns(orgId: string, runIds: readonly string[]): Promise<ReceiptEvidence[]>;
   /** How many file evidence rows, in any org, reference a blob (blobs are shared by content). */
   countFileRefs(sha256: string): Promise<number>;
 }
+
+/** What a receipt records of an evidence item, with its run. */
+export type ReceiptEvidence = Pick<
+  EvidenceRecord,
+  'run_id' | 'id' | 'kind' | 'label' | 'sha256' | 'size'
+>;
 
 export interface CheckRecord extends Check {
   org_id: string;
@@ -144,12 +156,18 @@ export interface CheckRecord extends Check {
   position: number;
 }
 
+/** What a receipt records of a check, with its run. */
+export type ReceiptCheck = Pick<
+  CheckRecord,
+  'run_id' | 'key' | 'category' | 'kind' | 'severity' | 'tier' | 'status' | 'detail'
+>;
+
 export interface ChecksRepository {
   /** Replaces all checks of the run (an audit, or [] when inputs change). */
   replace(orgId: string, runId: string, checks: readonly CheckRecord[]): Promise<void>;
   listByRun(orgId: string, runId: string): Promise<CheckRecord[]>;
-  /** The checks of the org's runs among `runIds`, each run's ordered by position. */
-  listByRuns(orgId: string, runIds: readonly string[]): Promise<CheckRecord[]>;
+  /** What receipts record of the checks of the org's runs among `runIds`, each run's ordered by position. */
+  listByRuns(orgId: string, runIds: readonly string[]): Promise<ReceiptCheck[]>;
   get(orgId: string, runId: string, id: string): Promise<CheckRecord | null>;
   /** Grades an open check (guarded: `status = 'open'`); false when it was not open. */
   grade(

@@ -7,13 +7,13 @@ import { lockKeys } from '../ports/lock-keys.js';
 import { shareToken } from '../receipts/share.js';
 import type {
   ChainHead,
-  CheckRecord,
-  EvidenceRecord,
+  ReceiptCheck,
+  ReceiptEvidence,
   ReceiptRecord,
   MerkleTail,
   RunRecord,
   Settled,
-  SubmissionRecord,
+  SubmissionHash,
   WriteTransaction,
 } from '../ports/storage.js';
 import type { Actor } from '../actor.js';
@@ -41,12 +41,12 @@ interface Minted {
   created: boolean;
 }
 
-/** What a run's mint reads besides the chain: the run, its submission, evidence and checks. */
+/** What a run's mint reads besides the chain: the run, its submission's hash, evidence and checks. */
 interface RunReads {
   run: RunRecord | undefined;
-  submission: SubmissionRecord | undefined;
-  evidence: EvidenceRecord[];
-  checks: CheckRecord[];
+  submission: SubmissionHash | undefined;
+  evidence: ReceiptEvidence[];
+  checks: ReceiptCheck[];
 }
 
 /** Groups rows by run id, keeping their order (each run's rows in the order they were read). */
@@ -62,7 +62,7 @@ function byRun<T extends { run_id: string }>(rows: readonly T[]): Map<string, T[
 
 /**
  * Reads what the batch's runs mint from: four statements for the whole batch (the runs, their
- * submissions, evidence and checks), not four per run.
+ * submissions' hashes, and what receipts record of their evidence and checks), not four per run.
  */
 async function readRuns(
   tx: WriteTransaction,
@@ -71,7 +71,7 @@ async function readRuns(
 ): Promise<Map<string, RunReads>> {
   const [runs, submissions, evidence, checks] = await Promise.all([
     tx.runs.getMany(orgId, runIds),
-    tx.submissions.getMany(orgId, runIds),
+    tx.submissions.hashesOf(orgId, runIds),
     tx.evidence.listByRuns(orgId, runIds),
     tx.checks.listByRuns(orgId, runIds),
   ]);
