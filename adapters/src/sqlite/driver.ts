@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { asDiskFull } from '../faults/disk-full.js';
 import { sqliteDialect } from '../sql/dialect.js';
 import type { Sql, SqlParam } from '../sql/sql.js';
+import { rowShape, type RowShape } from './row-shape.js';
 
 /** Distinct SQL texts are few (the repositories' statements); past this many the cache starts over. */
 const CACHE_LIMIT = 512;
@@ -16,6 +17,25 @@ export interface Driver {
 }
 
 type Bound = string | number | bigint | null;
+
+/**
+ * A cached statement: a write, or a read whose rows come as arrays (`raw`) and are shaped into
+ * objects by one literal per statement (row-shape.ts).
+ */
+type Prepared =
+  | { statement: Database.Statement<Bound[]>; shape: null }
+  | { statement: Database.Statement<Bound[], unknown[]>; shape: RowShape };
+
+/** Prepares `text` once: a read as arrays with its row shape, a write as it is. */
+function prepare(db: Database.Database, text: string): Prepared {
+  const statement = db.prepare<Bound[]>(text);
+  if (!statement.reader) return { statement, shape: null };
+  const columns = statement.columns().map((column) => column.name);
+  return {
+    statement: statement.raw(true) as Database.Statement<Bound[], unknown[]>,
+    shape: rowShape(columns),
+  };
+}
 
 /**
  * better-sqlite3 binds every JS number as a REAL; an integer goes as a 64-bit integer instead, so a
@@ -51,13 +71,13 @@ export async function openDriver(file: string, readOnly: boolean): Promise<Drive
     fileMustExist: readOnly,
     timeout: BUSY_TIMEOUT_MS,
   });
-  const cache = new Map<string, Database.Statement<Bound[]>>();
+  const cache = new Map<string, Prepared>();
 
-  const prepared = (text: string): Database.Statement<Bound[]> => {
+  const prepared = (text: string): Prepared => {
     const hit = cache.get(text);
     if (hit !== undefined) return hit;
     if (cache.size >= CACHE_LIMIT) cache.clear();
-    const statement = db.prepare<Bound[]>(text);
+    const statement = prepare(db, text);
     cache.set(text, statement);
     return statement;
   };
@@ -65,24 +85,25 @@ export async function openDriver(file: string, readOnly: boolean): Promise<Drive
   const sql: Sql = {
     dialect: sqliteDialect,
     run: (text, params = []) =>
-      settle(() => ({ changes: prepared(text).run(...bind(params)).changes })),
+      settle(() => ({ changes: prepared(text).statement.run(...bind(params)).changes })),
     get: <T>(text: string, params: SqlParam[] = []) =>
       settle(() => {
-        const statement = prepared(text);
-        if (!statement.reader) {
+        const { statement, shape } = prepared(text);
+        if (shape === null) {
           statement.run(...bind(params));
           return undefined;
         }
-        return statement.get(...bind(params)) as T | undefined;
+        const row = statement.get(...bind(params)) as unknown[] | undefined;
+        return row === undefined ? undefined : (shape(row) as T);
       }),
     all: <T>(text: string, params: SqlParam[] = []) =>
       settle(() => {
-        const statement = prepared(text);
-        if (!statement.reader) {
+        const { statement, shape } = prepared(text);
+        if (shape === null) {
           statement.run(...bind(params));
           return [];
         }
-        return statement.all(...bind(params)) as T[];
+        return (statement.all(...bind(params)) as unknown[][]).map(shape) as T[];
       }),
     exec: (text) => settle(() => void db.exec(text)),
   };
