@@ -3,14 +3,17 @@ import type { Logger } from 'pino';
 
 /**
  * One line per request: id, method, declared route (never the raw path or query string, which may carry a token),
- * status and duration. Bodies and headers are never logged.
+ * status and duration. Bodies and headers are never logged. The line has these five fields and no
+ * other, none of them a credential, so it is written by a child logger without the redaction walk
+ * (logger.ts), which cost about 7 µs of every request.
  */
 export function accessLog(logger: Logger): RequestHandler {
+  const lines = logger.child({}, { redact: [] });
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
-      logger.info(
+      lines.info(
         {
           req_id: req.id,
           method: req.method,
