@@ -1,19 +1,18 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../helpers/browser.js';
 import { engines } from '../helpers/postgres.js';
 import { SUPPORT_REPLY } from '../helpers/runs.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
 import {
+  invitationLink,
   onServer,
-  openMailbox,
+  openBrowserWorld,
   person,
   seriousViolations,
   signInByMail,
-  type Mailbox,
+  type BrowserWorld,
 } from './world.js';
 
 const files = mkdtempSync(join(tmpdir(), 'runledger-app-'));
@@ -27,29 +26,21 @@ async function checkPage(page: Page, seen: Set<string>) {
 }
 
 describe.each(engines)('the whole human path in Chromium (%s)', (engine) => {
-  let server: TestServer;
-  let mailbox: Mailbox;
-  let browser: Browser;
+  let world: BrowserWorld;
   const seen = new Set<string>();
 
   beforeAll(async () => {
-    mailbox = await openMailbox();
-    server = await startTestServer({ SMTP_URL: mailbox.url }, { engine });
-    browser = await launchBrowser();
+    world = await openBrowserWorld({}, { engine });
   }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    await mailbox?.close();
-  });
+  afterAll(() => world?.close());
 
   type Person = Awaited<ReturnType<typeof person>>;
 
   /** Ada signs in (her first sign-in makes the organization), makes a project and invites Bob, who joins. */
   async function ownerStartsAndInvites(): Promise<{ ada: Person; bob: Person }> {
     // The owner: the first sign-in of an address makes its organization.
-    const ada = await person(browser);
-    await signInByMail(ada.page, server.url, mailbox, 'ada@example.com');
+    const ada = await person(world.browser);
+    await signInByMail(ada.page, world.server.url, world.mailbox, 'ada@example.com');
     await ada.page.getByRole('heading', { name: 'Runs' }).waitFor();
     await checkPage(ada.page, seen);
     await ada.page.getByRole('link', { name: 'Projects and sheets' }).click();
@@ -64,10 +55,8 @@ describe.each(engines)('the whole human path in Chromium (%s)', (engine) => {
     await ada.page.getByRole('button', { name: 'Send the invitation' }).click();
     await ada.page.getByText('Invitation sent to bob@example.com').waitFor();
     await checkPage(ada.page, seen);
-    const bob = await person(browser);
-    await bob.page.goto(
-      onServer(await mailbox.linkFor('bob@example.com', '/auth/accept-invite'), server.url),
-    );
+    const bob = await person(world.browser);
+    await bob.page.goto(await invitationLink(world, 'bob@example.com'));
     await checkPage(bob.page, seen);
     await bob.page.getByRole('button', { name: 'Accept the invitation and sign in' }).click();
     await bob.page.getByText('bob@example.com (member)').waitFor();
@@ -110,7 +99,7 @@ describe.each(engines)('the whole human path in Chromium (%s)', (engine) => {
     await bob.page.getByText('Audit done.').waitFor();
     expect(await bob.page.locator('#run-state').textContent()).toBe('audited');
     // The runs list filtered by flight sheet (every version of its slug).
-    await bob.page.goto(`${server.url}/app/runs?sheet=support-reply`);
+    await bob.page.goto(`${world.server.url}/app/runs?sheet=support-reply`);
     expect(await bob.page.getByRole('link', { name: /Ticket T-1042/ }).count()).toBe(1);
     await bob.page.getByLabel('Flight sheet').selectOption('agent-task-report');
     await bob.page.getByRole('button', { name: 'Filter' }).click();
@@ -144,14 +133,14 @@ describe.each(engines)('the whole human path in Chromium (%s)', (engine) => {
     await checkPage(ada.page, seen);
 
     const share = await ada.page.locator('#share-link').getAttribute('href');
-    await ada.page.goto(onServer(share!, server.url));
+    await ada.page.goto(onServer(share!, world.server.url));
     await ada.page
       .getByText(/Ticket T-1042/)
       .first()
       .waitFor();
     expect(await ada.page.locator('#verdict').count()).toBe(1);
 
-    await ada.page.goto(`${server.url}/app/ledger?verify=1`);
+    await ada.page.goto(`${world.server.url}/app/ledger?verify=1`);
     expect(await ada.page.locator('#verify-result').textContent()).toContain('1 receipts verified');
     await checkPage(ada.page, seen);
   }

@@ -1,41 +1,28 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../helpers/browser.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
 import {
-  onServer,
-  openMailbox,
-  person,
+  acceptedInvitation,
+  openBrowserWorld,
   seriousViolations,
-  signInByMail,
-  type Mailbox,
+  signedIn,
+  type BrowserWorld,
 } from './world.js';
 
 describe('owner pages in Chromium', () => {
-  let server: TestServer;
-  let mailbox: Mailbox;
-  let browser: Browser;
+  let world: BrowserWorld;
   let ada: Page;
 
   beforeAll(async () => {
-    mailbox = await openMailbox();
-    server = await startTestServer({ SMTP_URL: mailbox.url });
-    browser = await launchBrowser();
-    ada = (await person(browser)).page;
-    await signInByMail(ada, server.url, mailbox, 'ada@example.com');
-    await ada.getByRole('heading', { name: 'Runs' }).waitFor();
+    world = await openBrowserWorld();
+    ada = (await signedIn(world, 'ada@example.com')).page;
   }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    await mailbox?.close();
-  });
+  afterAll(() => world?.close());
 
   const me = (headers: Record<string, string>) =>
-    fetch(`${server.url}/auth/me`, { headers }).then((r) => r.status);
+    fetch(`${world.server.url}/auth/me`, { headers }).then((r) => r.status);
 
   it('creates a key shown once with a copy button, then only its prefix; a revoked key answers 401 at once', async () => {
-    await ada.goto(`${server.url}/app/org`);
+    await ada.goto(`${world.server.url}/app/org`);
     await ada.getByLabel('New key name').fill('ci <b>deploy</b>');
     await ada.getByRole('button', { name: 'Create a key' }).click();
     const key = (await ada.locator('#new-key').textContent())!;
@@ -45,7 +32,7 @@ describe('owner pages in Chromium', () => {
     expect(await seriousViolations(ada)).toEqual([]);
     expect(await me({ 'x-api-key': key })).toBe(200);
 
-    await ada.goto(`${server.url}/app/org`);
+    await ada.goto(`${world.server.url}/app/org`);
     expect(await ada.content()).not.toContain(key);
     expect(await ada.content()).toContain(`${key.slice(0, 12)}`);
     await ada.getByRole('button', { name: 'Revoke ci <b>deploy</b>' }).click();
@@ -54,7 +41,7 @@ describe('owner pages in Chromium', () => {
   });
 
   it('refuses to demote the last owner and shows the reason', async () => {
-    await ada.goto(`${server.url}/app/org`);
+    await ada.goto(`${world.server.url}/app/org`);
     await ada.getByLabel('Role of ada@example.com').selectOption('member');
     await ada.getByRole('button', { name: 'Change role' }).click();
     await ada.getByText('the last owner cannot be demoted').waitFor();
@@ -63,18 +50,13 @@ describe('owner pages in Chromium', () => {
   });
 
   it('invites by e-mail, the invitee joins as a member, the role changes; an open invitation is revoked', async () => {
-    await ada.goto(`${server.url}/app/org`);
+    await ada.goto(`${world.server.url}/app/org`);
     await ada.getByLabel('E-mail address').fill('bob@example.com');
     await ada.getByRole('button', { name: 'Send the invitation' }).click();
     await ada.getByText('Invitation sent to bob@example.com').waitFor();
-    const bob = (await person(browser)).page;
-    await bob.goto(
-      onServer(await mailbox.linkFor('bob@example.com', '/auth/accept-invite'), server.url),
-    );
-    await bob.getByRole('button', { name: 'Accept the invitation and sign in' }).click();
-    await bob.getByText('bob@example.com (member)').waitFor();
+    const bob = (await acceptedInvitation(world, 'bob@example.com')).page;
 
-    await ada.goto(`${server.url}/app/org`);
+    await ada.goto(`${world.server.url}/app/org`);
     await ada.getByLabel('Role of bob@example.com').selectOption('owner');
     await ada
       .locator('form', { has: ada.getByLabel('Role of bob@example.com') })
@@ -93,7 +75,7 @@ describe('owner pages in Chromium', () => {
   });
 
   it('changes the share identity and lists it in the audit chain, filtered by type, with its export', async () => {
-    await ada.goto(`${server.url}/app/org`);
+    await ada.goto(`${world.server.url}/app/org`);
     await ada.getByLabel('Shared receipts name people by').selectOption('id');
     await ada.getByRole('button', { name: 'Save' }).click();
     await ada.getByText('Saved.').waitFor();
@@ -112,7 +94,7 @@ describe('owner pages in Chromium', () => {
   });
 
   it('browses projects and flight sheets: a sheet shows its rules with tier and its versions', async () => {
-    await ada.goto(`${server.url}/app/projects`);
+    await ada.goto(`${world.server.url}/app/projects`);
     await ada
       .getByRole('link', { name: /Support reply/i })
       .first()
@@ -124,10 +106,10 @@ describe('owner pages in Chromium', () => {
   });
 
   it('shows a pasted submission that is not JSON as refused, and schema findings at their JSON path', async () => {
-    await ada.goto(`${server.url}/app/projects`);
+    await ada.goto(`${world.server.url}/app/projects`);
     await ada.getByLabel('New project name').fill('Support');
     await ada.getByRole('button', { name: 'Create the project' }).click();
-    await ada.goto(`${server.url}/app/runs/new`);
+    await ada.goto(`${world.server.url}/app/runs/new`);
     const sheet = ada.getByLabel('Flight sheet');
     await sheet.selectOption(
       (await sheet.locator('option', { hasText: 'support-reply' }).getAttribute('value'))!,

@@ -1,23 +1,19 @@
-import { mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../helpers/browser.js';
 import { SUPPORT_REPLY } from '../helpers/runs.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { onServer, openMailbox, person, seriousViolations, type Mailbox } from './world.js';
+import {
+  onServer,
+  openBrowserWorld,
+  person,
+  screenshotFolder,
+  seriousViolations,
+  type BrowserWorld,
+} from './world.js';
 
-/**
- * docs/app.md shows these screenshots: `RUNLEDGER_APP_SCREENSHOTS=1` writes them into docs/app/,
- * otherwise they go to a temporary folder so an ordinary run leaves the repository untouched.
- */
-const shots =
-  process.env['RUNLEDGER_APP_SCREENSHOTS'] === '1'
-    ? join(import.meta.dirname, '..', '..', 'docs', 'app')
-    : mkdtempSync(join(tmpdir(), 'runledger-app-shots-'));
-mkdirSync(shots, { recursive: true });
+/** docs/app.md shows these screenshots: `RUNLEDGER_APP_SCREENSHOTS=1` writes them into docs/app/. */
+const shots = screenshotFolder();
 
 /** The accessible name of the focused element, as a keyboard user would hear it. */
 const focusedName = (page: Page) =>
@@ -39,26 +35,18 @@ async function tabTo(page: Page, name: string | RegExp): Promise<void> {
 }
 
 describe('the review flow with the keyboard alone at 375 px', () => {
-  let server: TestServer;
-  let mailbox: Mailbox;
-  let browser: Browser;
+  let world: BrowserWorld;
 
   beforeAll(async () => {
-    mailbox = await openMailbox();
-    server = await startTestServer({ SMTP_URL: mailbox.url });
-    browser = await launchBrowser();
+    world = await openBrowserWorld();
   }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    await mailbox?.close();
-  });
+  afterAll(() => world?.close());
 
   /** The run to review (support-reply, audited, checks open), made through the API with the session's own JWT. */
   async function reviewableRun(context: BrowserContext): Promise<{ id: string }> {
     const jwt = (await context.cookies()).find((c) => c.name === 'runledger_session')!.value;
     const call = (path: string, body?: unknown) =>
-      fetch(`${server.url}${path}`, {
+      fetch(`${world.server.url}${path}`, {
         method: 'POST',
         headers: { authorization: `Bearer ${jwt}`, 'content-type': 'application/json' },
         body: JSON.stringify(body ?? {}),
@@ -83,8 +71,8 @@ describe('the review flow with the keyboard alone at 375 px', () => {
   /** The page weight (page, stylesheet and script, compressed) and the desktop screenshots. */
   async function weighAndShoot(page: Page, context: BrowserContext, runId: string): Promise<void> {
     // What a browser loads for the run page, compressed: the page, its stylesheet and its script.
-    const css = await (await fetch(`${server.url}/app/assets/app.css`)).text();
-    const js = await (await fetch(`${server.url}/app/assets/app.js`)).text();
+    const css = await (await fetch(`${world.server.url}/app/assets/app.css`)).text();
+    const js = await (await fetch(`${world.server.url}/app/assets/app.js`)).text();
     expect(
       gzipSync(await page.content()).length + gzipSync(css).length + gzipSync(js).length,
     ).toBeLessThan(150 * 1024);
@@ -100,10 +88,10 @@ describe('the review flow with the keyboard alone at 375 px', () => {
       ['audit', '/app/audit'],
       ['projects', '/app/projects'],
     ] as const) {
-      await desktop.goto(`${server.url}${path}`);
+      await desktop.goto(`${world.server.url}${path}`);
       await desktop.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
       // The same page on a phone: nothing wider than the screen.
-      await page.goto(`${server.url}${path}`);
+      await page.goto(`${world.server.url}${path}`);
       expect(
         await page.evaluate<number>('document.documentElement.scrollWidth'),
         path,
@@ -112,22 +100,24 @@ describe('the review flow with the keyboard alone at 375 px', () => {
   }
 
   it('signs in, grades every open check, finalizes, approves with a note and mints without a mouse', async () => {
-    const { page, context, errors } = await person(browser, { width: 375, height: 800 });
-    await page.goto(`${server.url}/app/sign-in`);
+    const { page, context, errors } = await person(world.browser, { width: 375, height: 800 });
+    await page.goto(`${world.server.url}/app/sign-in`);
     expect(await seriousViolations(page)).toEqual([]);
     await tabTo(page, 'E-mail address');
     await page.keyboard.type('ada@example.com');
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Check your e-mail' }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
-    await page.goto(onServer(await mailbox.linkFor('ada@example.com', '/auth/verify'), server.url));
+    await page.goto(
+      onServer(await world.mailbox.linkFor('ada@example.com', '/auth/verify'), world.server.url),
+    );
     expect(await seriousViolations(page)).toEqual([]);
     await page.keyboard.press('Enter'); // the one button has focus
     await page.getByRole('heading', { name: 'Runs' }).waitFor();
 
     const run = await reviewableRun(context);
 
-    await page.goto(`${server.url}/app/runs/${run.id}`);
+    await page.goto(`${world.server.url}/app/runs/${run.id}`);
     await page.screenshot({ path: join(shots, 'run-review-phone.png'), fullPage: true });
     expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
       375,

@@ -1,17 +1,16 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../helpers/browser.js';
 import { captureLog } from '../helpers/captured-log.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { startTestServer } from '../helpers/server.js';
 import {
   onServer,
-  openMailbox,
+  openBrowserWorld,
   person,
   seriousViolations,
-  signInByMail,
-  type Mailbox,
+  signedIn,
+  type BrowserWorld,
 } from './world.js';
 
 const APP_CSP =
@@ -37,9 +36,7 @@ async function hostileSite(target: string): Promise<{ url: string; server: Serve
 }
 
 describe('web app security in Chromium', () => {
-  let server: TestServer;
-  let mailbox: Mailbox;
-  let browser: Browser;
+  let world: BrowserWorld;
   let ada: { context: BrowserContext; page: Page };
   let jwt: string;
   const log = captureLog();
@@ -47,27 +44,16 @@ describe('web app security in Chromium', () => {
   const secrets = new Set<string>();
 
   beforeAll(async () => {
-    mailbox = await openMailbox();
-    server = await startTestServer(
-      { SMTP_URL: mailbox.url, LOG_LEVEL: 'trace' },
-      { logger: log.logger },
-    );
-    browser = await launchBrowser();
-    ada = await person(browser);
-    await signInByMail(ada.page, server.url, mailbox, 'ada@example.com');
-    await ada.page.getByRole('heading', { name: 'Runs' }).waitFor();
+    world = await openBrowserWorld({ LOG_LEVEL: 'trace' }, { logger: log.logger });
+    ada = await signedIn(world, 'ada@example.com');
     jwt = (await ada.context.cookies()).find((c) => c.name === 'runledger_session')!.value;
     secrets.add(jwt);
     secrets.add((await ada.page.locator('input[name=csrf]').first().getAttribute('value'))!);
   }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    await mailbox?.close();
-  });
+  afterAll(() => world?.close());
 
   const api = (method: string, path: string, body?: unknown) =>
-    fetch(`${server.url}${path}`, {
+    fetch(`${world.server.url}${path}`, {
       method,
       headers: {
         authorization: `Bearer ${jwt}`,
@@ -126,7 +112,7 @@ describe('web app security in Chromium', () => {
       key_id: string;
       key: string;
     };
-    const evil = await hostileSite(server.url);
+    const evil = await hostileSite(world.server.url);
     try {
       for (const [action, fields] of [
         [`/app/runs/${run.id}/decision`, { decision: 'approved', note: 'forged' }],
@@ -135,7 +121,7 @@ describe('web app security in Chromium', () => {
         ['/app/sign-out', {}],
       ] as const) {
         await ada.page.goto(`${evil.url}/${encodeURIComponent(JSON.stringify([action, fields]))}`);
-        await ada.page.waitForURL((url) => url.origin === server.url);
+        await ada.page.waitForURL((url) => url.origin === world.server.url);
       }
     } finally {
       evil.server.close();
@@ -144,11 +130,11 @@ describe('web app security in Chromium', () => {
       ((await api('GET', `/runs/${run.id}`)).body as { approval: unknown }).approval,
     ).toBeNull();
     expect(
-      (await fetch(`${server.url}/auth/me`, { headers: { 'x-api-key': key.key } })).status,
+      (await fetch(`${world.server.url}/auth/me`, { headers: { 'x-api-key': key.key } })).status,
     ).toBe(200);
     expect(JSON.stringify((await api('GET', '/org/invites')).body)).not.toContain('mallory');
     // A same-origin post without the form's CSRF token is refused too.
-    await ada.page.goto(`${server.url}/app/runs`);
+    await ada.page.goto(`${world.server.url}/app/runs`);
     const status = await ada.page.evaluate(() =>
       fetch('/app/org/invites', {
         method: 'POST',
@@ -176,23 +162,26 @@ describe('web app security in Chromium', () => {
       '/app/org',
       '/app/nowhere',
     ]) {
-      await ada.page.goto(`${server.url}${path}`);
+      await ada.page.goto(`${world.server.url}${path}`);
     }
     expect(seen.length).toBeGreaterThan(7);
-    const asked = await fetch(`${server.url}/app/sign-in`, {
+    const asked = await fetch(`${world.server.url}/app/sign-in`, {
       method: 'POST',
-      headers: { origin: server.url, 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { origin: world.server.url, 'content-type': 'application/x-www-form-urlencoded' },
       body: `email=${encodeURIComponent('<b>x</b>@example.com')}`,
     });
     expect(await asked.text()).not.toContain('<b>x</b>');
   });
 
   it('a GET of the link uses nothing; a second use shows "already used"', async () => {
-    const page = (await person(browser)).page;
-    await page.goto(`${server.url}/app/sign-in`);
+    const page = (await person(world.browser)).page;
+    await page.goto(`${world.server.url}/app/sign-in`);
     await page.getByLabel('E-mail address').fill('ada@example.com');
     await page.getByRole('button', { name: 'Send me a sign-in link' }).click();
-    const link = onServer(await mailbox.linkFor('ada@example.com', '/auth/verify'), server.url);
+    const link = onServer(
+      await world.mailbox.linkFor('ada@example.com', '/auth/verify'),
+      world.server.url,
+    );
     secrets.add(new URL(link).searchParams.get('token')!);
     // What an e-mail scanner does: fetch the link, twice. The token is still good afterwards.
     for (let i = 0; i < 2; i++)
@@ -200,7 +189,7 @@ describe('web app security in Chromium', () => {
     await page.goto(link);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Runs' }).waitFor();
-    const again = (await person(browser)).page;
+    const again = (await person(world.browser)).page;
     await again.goto(link);
     await again.getByRole('button', { name: 'Sign in' }).click();
     await again.getByRole('heading', { name: 'Link already used' }).waitFor();

@@ -1,13 +1,9 @@
 import { createServer, type Server } from 'node:http';
-import { mkdirSync, mkdtempSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../helpers/browser.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
 import {
   followRealTime,
   startReceiver,
@@ -15,20 +11,16 @@ import {
   type Receiver,
 } from '../helpers/webhook-receiver.js';
 import {
-  onServer,
-  openMailbox,
-  person,
+  acceptedInvitation,
+  openBrowserWorld,
+  screenshotFolder,
   seriousViolations,
-  signInByMail,
-  type Mailbox,
+  signedIn,
+  type BrowserWorld,
 } from './world.js';
 
 /** docs/app.md shows docs/app/webhooks.png: `RUNLEDGER_APP_SCREENSHOTS=1` writes it there. */
-const shots =
-  process.env['RUNLEDGER_APP_SCREENSHOTS'] === '1'
-    ? join(import.meta.dirname, '..', '..', 'docs', 'app')
-    : mkdtempSync(join(tmpdir(), 'runledger-app-shots-'));
-mkdirSync(shots, { recursive: true });
+const shots = screenshotFolder();
 
 /** Another site (localhost is not 127.0.0.1) whose page auto-posts a form to the app. */
 async function hostileSite(action: string, fields: Record<string, string>) {
@@ -48,33 +40,24 @@ async function hostileSite(action: string, fields: Record<string, string>) {
 const width = (page: Page) => page.evaluate<number>('document.documentElement.scrollWidth');
 
 describe('the webhooks page in Chromium', () => {
-  let server: TestServer;
-  let mailbox: Mailbox;
-  let browser: Browser;
+  let world: BrowserWorld;
   let receiver: Receiver;
   let ada: Page;
   let stopClock: () => void;
 
   beforeAll(async () => {
-    mailbox = await openMailbox();
     receiver = await startReceiver();
-    server = await startTestServer({
-      SMTP_URL: mailbox.url,
+    world = await openBrowserWorld({
       WEBHOOK_ALLOW_PRIVATE: '127.0.0.1/32',
       WEBHOOK_POLL_MS: '20',
     });
-    stopClock = followRealTime(server.clock);
-    browser = await launchBrowser();
-    ada = (await person(browser)).page;
-    await signInByMail(ada, server.url, mailbox, 'ada@example.com');
-    await ada.getByRole('heading', { name: 'Runs' }).waitFor();
+    stopClock = followRealTime(world.server.clock);
+    ada = (await signedIn(world, 'ada@example.com')).page;
   }, 120_000);
   afterAll(async () => {
     stopClock?.();
-    await browser?.close();
-    await server?.close();
+    await world?.close();
     await receiver?.close();
-    await mailbox?.close();
   });
 
   it('creates an endpoint whose secret shows once; a test event arrives verified and is in the deliveries', async () => {
@@ -90,7 +73,7 @@ describe('the webhooks page in Chromium', () => {
     expect(await ada.getByText('ci <b>hook</b>').count()).toBe(1);
     expect(await seriousViolations(ada)).toEqual([]);
 
-    await ada.goto(`${server.url}/app/org/webhooks`);
+    await ada.goto(`${world.server.url}/app/org/webhooks`);
     expect(await ada.content()).not.toContain(secret.slice(6, 20));
     expect(await ada.locator('#new-secret').count()).toBe(0);
     expect(
@@ -116,7 +99,7 @@ describe('the webhooks page in Chromium', () => {
   });
 
   it('rotates the secret (shown once), disables, re-enables; a private address is refused with its reason', async () => {
-    await ada.goto(`${server.url}/app/org/webhooks`);
+    await ada.goto(`${world.server.url}/app/org/webhooks`);
     await ada.getByRole('button', { name: `Rotate the secret of ${receiver.url}` }).click();
     expect(await ada.getByText('The new signing secret').count()).toBe(1);
     expect(await ada.locator('#new-secret').textContent()).toMatch(/^whsec_/);
@@ -136,7 +119,7 @@ describe('the webhooks page in Chromium', () => {
 
   it('fits 375 px and is photographed for the docs', async () => {
     await ada.setViewportSize({ width: 1280, height: 900 });
-    await ada.goto(`${server.url}/app/org/webhooks`);
+    await ada.goto(`${world.server.url}/app/org/webhooks`);
     await ada.screenshot({ path: join(shots, 'webhooks.png'), fullPage: true });
     await ada.setViewportSize({ width: 375, height: 800 });
     const deliveries = await ada
@@ -144,40 +127,35 @@ describe('the webhooks page in Chromium', () => {
       .first()
       .getAttribute('href');
     for (const path of ['/app/org/webhooks', deliveries!]) {
-      await ada.goto(`${server.url}${path}`);
+      await ada.goto(`${world.server.url}${path}`);
       expect(await width(ada), path).toBeLessThanOrEqual(375);
     }
     await ada.setViewportSize({ width: 1280, height: 900 });
   });
 
   it('changes nothing when another site auto-posts the create form; deletes; a member gets 403', async () => {
-    const evil = await hostileSite(`${server.url}/app/org/webhooks`, {
+    const evil = await hostileSite(`${world.server.url}/app/org/webhooks`, {
       url: 'http://127.0.0.1:9/evil',
       events: 'webhook.test',
     });
     try {
       await ada.goto(evil.url);
-      await ada.waitForURL((url) => url.origin === server.url);
+      await ada.waitForURL((url) => url.origin === world.server.url);
     } finally {
       evil.server.close();
     }
-    await ada.goto(`${server.url}/app/org/webhooks`);
+    await ada.goto(`${world.server.url}/app/org/webhooks`);
     expect(await ada.content()).not.toContain('/evil');
     await ada.getByRole('button', { name: `Delete ${receiver.url}` }).click();
     await ada.getByText('Endpoint deleted.').waitFor();
     expect(await ada.getByText('No webhook endpoints yet.').count()).toBe(1);
 
-    await ada.goto(`${server.url}/app/org`);
+    await ada.goto(`${world.server.url}/app/org`);
     await ada.getByLabel('E-mail address').fill('bob@example.com');
     await ada.getByRole('button', { name: 'Send the invitation' }).click();
-    const bob = (await person(browser)).page;
-    await bob.goto(
-      onServer(await mailbox.linkFor('bob@example.com', '/auth/accept-invite'), server.url),
-    );
-    await bob.getByRole('button', { name: 'Accept the invitation and sign in' }).click();
-    await bob.getByText('bob@example.com (member)').waitFor();
+    const bob = (await acceptedInvitation(world, 'bob@example.com')).page;
     expect(await bob.getByRole('link', { name: 'Webhooks' }).count()).toBe(0);
-    const answer = await bob.goto(`${server.url}/app/org/webhooks`);
+    const answer = await bob.goto(`${world.server.url}/app/org/webhooks`);
     expect(answer?.status()).toBe(403);
     await bob.getByText('only an organization owner may open this page').waitFor();
   });

@@ -1,9 +1,13 @@
 import { EventEmitter } from 'node:events';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { SMTPServer } from 'smtp-server';
-import { collectPageErrors } from '../helpers/browser.js';
+import { collectPageErrors, launchBrowser } from '../helpers/browser.js';
+import { startTestServer } from '../helpers/server.js';
 
 /** A real SMTP server on loopback that keeps every message, for reading the links the server mails. */
 export interface Mailbox {
@@ -102,4 +106,72 @@ export async function signInByMail(page: Page, serverUrl: string, mailbox: Mailb
   await page.goto(link);
   await page.getByRole('button', { name: 'Sign in' }).click();
   return link;
+}
+
+/** What a browser suite runs against: a test server, the mailbox it sends its links to, a Chromium. */
+export type BrowserWorld = Awaited<ReturnType<typeof openBrowserWorld>>;
+
+/** A fresh mailbox, a test server mailing to it (`env`, `options` as startTestServer takes), a Chromium. */
+export async function openBrowserWorld(
+  env: Record<string, string> = {},
+  options: Parameters<typeof startTestServer>[1] = {},
+) {
+  const mailbox = await openMailbox();
+  // Nothing started stays open when a later step fails.
+  const server = await startTestServer({ SMTP_URL: mailbox.url, ...env }, options).catch(
+    async (error: unknown) => {
+      await mailbox.close();
+      throw error;
+    },
+  );
+  const browser = await launchBrowser().catch(async (error: unknown) => {
+    await server.close();
+    await mailbox.close();
+    throw error;
+  });
+  return {
+    server,
+    mailbox,
+    browser,
+    close: async () => {
+      await browser.close();
+      await server.close();
+      await mailbox.close();
+    },
+  };
+}
+
+/** A person's own browser, signed in through the e-mail and showing the runs page. */
+export async function signedIn(world: BrowserWorld, email: string) {
+  const someone = await person(world.browser);
+  await signInByMail(someone.page, world.server.url, world.mailbox, email);
+  await someone.page.getByRole('heading', { name: 'Runs' }).waitFor();
+  return someone;
+}
+
+/** The invitation mailed to `email`, pointed at the test server. */
+export async function invitationLink(world: BrowserWorld, email: string) {
+  return onServer(await world.mailbox.linkFor(email, '/auth/accept-invite'), world.server.url);
+}
+
+/** The invitee's own browser, signed in as a member by accepting the mailed invitation. */
+export async function acceptedInvitation(world: BrowserWorld, email: string) {
+  const invitee = await person(world.browser);
+  await invitee.page.goto(await invitationLink(world, email));
+  await invitee.page.getByRole('button', { name: 'Accept the invitation and sign in' }).click();
+  await invitee.page.getByText(`${email} (member)`).waitFor();
+  return invitee;
+}
+
+/**
+ * Where the screenshots docs/app.md shows are written: docs/app/ with `RUNLEDGER_APP_SCREENSHOTS=1`,
+ * otherwise a temporary folder, so an ordinary run leaves the repository untouched.
+ */
+export function screenshotFolder(): string {
+  const folder =
+    process.env['RUNLEDGER_APP_SCREENSHOTS'] === '1'
+      ? join(import.meta.dirname, '..', '..', 'docs', 'app')
+      : mkdtempSync(join(tmpdir(), 'runledger-app-shots-'));
+  mkdirSync(folder, { recursive: true });
+  return folder;
 }

@@ -5,13 +5,19 @@ import { Evidence, EvidenceIn, EvidenceList } from '@runledger/core/schemas';
 import { z } from 'zod';
 import { defineRoute, type Route } from '../http/route.js';
 import { streamTo } from '../http/streaming.js';
-import { receiveUpload } from '../http/upload.js';
+import { addUploadedEvidence, EVIDENCE_FILE_MAX_BYTES } from './evidence-upload.js';
 import { RunEvidenceParams, RunParams } from './params.js';
 
-/** SPEC: evidence files are at most 25 MB. */
-export const EVIDENCE_FILE_MAX_BYTES = 25 * 1024 * 1024;
-
 const LabelField = z.object({ label: z.string().trim().min(1).max(200) }).strict();
+
+/** The upload's label; any other shape is a 400 naming the field. */
+function labelOf(fields: Record<string, string>): string {
+  const parsed = LabelField.safeParse(fields);
+  if (!parsed.success) {
+    throw new RunledgerError('invalid_input', 'body.label: 1 to 200 characters required');
+  }
+  return parsed.data.label;
+}
 
 export function evidenceRoutes({
   runledger,
@@ -68,28 +74,12 @@ export function evidenceRoutes({
       status: 201,
       response: Evidence,
       errors: [404, 409],
-      handler: async ({ actor, params, req, res }) => {
-        // Refuse before reading a byte: an unknown or decided run never puts anything in the spool.
-        await runledger.runs.assertCanAddEvidence(actor, params.run_id);
-        const upload = await receiveUpload(req, res, {
-          blobs,
-          maxBytes: EVIDENCE_FILE_MAX_BYTES,
-          fileField: 'file',
-          textFields: ['label'],
-        });
-        const parsed = LabelField.safeParse(upload.fields);
-        if (!parsed.success) {
-          await upload.blob.discard();
-          throw new RunledgerError('invalid_input', 'body.label: 1 to 200 characters required');
-        }
-        // From here the use case owns the blob: it commits it with the evidence or discards it.
-        return runledger.runs.addFileEvidence(actor, params.run_id, {
-          label: parsed.data.label,
-          filename: upload.filename,
-          content_type: upload.contentType,
-          blob: upload.blob,
-        });
-      },
+      handler: async ({ actor, params, req, res }) =>
+        addUploadedEvidence(
+          { runledger, blobs },
+          { actor, runId: params.run_id, req, res },
+          { textFields: ['label'], labelOf },
+        ),
     }),
     ...evidenceReadRoutes({ runledger, blobs }),
   ];

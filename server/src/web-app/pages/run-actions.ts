@@ -9,9 +9,8 @@ import {
 } from '@runledger/core/schemas';
 import type { RequestHandler } from 'express';
 import { z } from 'zod';
-import { EVIDENCE_FILE_MAX_BYTES } from '../../main-api/evidence.js';
+import { addUploadedEvidence } from '../../main-api/evidence-upload.js';
 import { streamTo } from '../../http/streaming.js';
-import { receiveUpload } from '../../http/upload.js';
 import type { AppDeps } from '../deps.js';
 import { runPath } from '../fragments.js';
 import { fieldsOf, optionalText, parseFields } from '../form.js';
@@ -40,26 +39,17 @@ const LabelField = z.object({ label: z.string().trim().min(1).max(200), csrf: z.
 function uploadAction(deps: AppDeps): PageHandler {
   return async ({ req, res, person }) => {
     const runId = runIdOf(req.params);
-    await deps.runledger.runs.assertCanAddEvidence(person, runId);
-    const upload = await receiveUpload(req, res, {
-      blobs: deps.blobs,
-      maxBytes: EVIDENCE_FILE_MAX_BYTES,
-      fileField: 'file',
-      textFields: ['csrf', 'label'],
-    });
-    try {
-      deps.sessions.checkCsrf(req, upload.fields.csrf);
-      const { label } = parseFields(LabelField, upload.fields);
-      await deps.runledger.runs.addFileEvidence(person, runId, {
-        label,
-        filename: upload.filename,
-        content_type: upload.contentType,
-        blob: upload.blob,
-      });
-    } catch (error) {
-      await upload.blob.discard().catch(() => undefined);
-      throw error;
-    }
+    await addUploadedEvidence(
+      deps,
+      { actor: person, runId, req, res },
+      {
+        textFields: ['csrf', 'label'],
+        labelOf: (fields) => {
+          deps.sessions.checkCsrf(req, fields.csrf);
+          return parseFields(LabelField, fields).label;
+        },
+      },
+    );
     return back(runId, 'uploaded');
   };
 }
