@@ -36,7 +36,9 @@ export async function addUploadedEvidence(
   try {
     label = form.labelOf(upload.fields);
   } catch (error) {
-    await upload.blob.discard();
+    // The refusal is the answer: a spool file that cannot be removed (an I/O error) is left behind
+    // rather than turn a 400 or 403 into a 500.
+    await upload.blob.discard().catch(() => undefined);
     throw error;
   }
   return runledger.runs.addFileEvidence(actor, runId, {
