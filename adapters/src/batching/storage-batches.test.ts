@@ -106,4 +106,53 @@ describe('storageBatches', () => {
     expect(answers).toEqual(['read:a@0', 'read:b@0', 'read:a@0', 'read:c@0', 'read:a@0']);
     expect(world.started.map((t) => t.keys)).toEqual([['a'], ['b', 'a', 'c', 'a']]);
   });
+
+  it("starts a key's next write batch once the engine says the last is applied, before it is durable", async () => {
+    const world = fake();
+    const durable: (() => void)[] = [];
+    const writeApplied = <T>(fn: (tx: WriteTransaction) => Promise<T>, applied: () => void) =>
+      world.transactions.write(fn).then((value) => {
+        applied();
+        return new Promise<T>((resolve) => durable.push(() => resolve(value)));
+      });
+    const write = storageBatches({ ...world.transactions, writeApplied }).writeBatches(
+      lookups('write'),
+    );
+    const first = write('k', 'a');
+    await tick();
+    const second = write('k', 'b');
+    // The first batch is applied and not durable; the second runs all the same.
+    await until(() => durable.length === 2);
+    expect(world.started.map((t) => t.keys)).toEqual([['a'], ['b']]);
+    durable.forEach((done) => done());
+    expect(await Promise.all([first, second])).toEqual(['write:a@0', 'write:b@0']);
+  });
+
+  it("without the engine's word, starts a key's next write batch only once the last is durable", async () => {
+    const world = fake();
+    let durable = () => undefined as void;
+    const held = new Promise<void>((resolve) => (durable = resolve));
+    const transactions = {
+      ...world.transactions,
+      write: <T>(fn: (tx: WriteTransaction) => Promise<T>) =>
+        world.transactions.write(fn).then(async (value) => {
+          await held;
+          return value;
+        }),
+    };
+    const write = storageBatches(transactions).writeBatches(lookups('write'));
+    const first = write('k', 'a');
+    await tick();
+    const second = write('k', 'b');
+    for (let i = 0; i < 5; i += 1) await tick();
+    expect(world.started.map((t) => t.keys)).toEqual([['a']]);
+    durable();
+    expect(await Promise.all([first, second])).toEqual(['write:a@0', 'write:b@0']);
+    expect(world.started.map((t) => t.keys)).toEqual([['a'], ['b']]);
+  });
 });
+
+/** Resolves once `check` holds, looking again on each turn of the event loop. */
+async function until(check: () => boolean): Promise<void> {
+  while (!check()) await tick();
+}

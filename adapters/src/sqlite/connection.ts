@@ -40,9 +40,12 @@ export class Connection {
     return new Connection(driver, writer, commits, checkpointer);
   }
 
-  /** Runs `fn` in its own savepoint of the next batch; settles once that batch is durable. */
-  transaction<T>(fn: (sql: Sql, endWith: EndWith) => Promise<T>): Promise<T> {
-    return this.writer.submit(fn);
+  /**
+   * Runs `fn` in its own savepoint of the next batch; settles once that batch is durable. `applied`
+   * is told as its savepoint ends (GroupCommit.submit).
+   */
+  transaction<T>(fn: (sql: Sql, endWith: EndWith) => Promise<T>, applied?: () => void): Promise<T> {
+    return this.writer.submit(fn, applied);
   }
 
   /** Commits queued transactions, then closes the connection. */

@@ -98,6 +98,109 @@ describe('SQLite commits: durable before anyone sees them, checkpoints off the w
     await db.pool.close();
   });
 
+  /** What another process would read of `t` now: committed rows, durable or not. */
+  const committedRows = (file: string) => {
+    const raw = new Database(file, { readonly: true });
+    try {
+      return raw
+        .prepare('SELECT k FROM t ORDER BY k')
+        .all()
+        .map((row) => (row as { k: string }).k);
+    } finally {
+      raw.close();
+    }
+  };
+
+  it("runs the next batch's statements while the last one's log syncs, and commits it only after that sync", async () => {
+    const held = heldSync();
+    const db = await open(held.sync);
+    const first = db.insert('a');
+    await until(() => held.waiting.length === 1);
+    let ran = false;
+    let second: unknown = 'pending';
+    const writing = db.connection
+      .transaction(async (sql) => {
+        await sql.run('INSERT INTO t (k) VALUES (?)', ['b']);
+        ran = true;
+      })
+      .then(() => (second = 'durable'));
+    await until(() => ran);
+    // 'b' is written in the writer's open transaction, not committed: its COMMIT waits for a's sync.
+    expect(committedRows(db.file)).toEqual(['a']);
+    expect(held.waiting).toHaveLength(1);
+    held.waiting[0]!.done();
+    await first;
+    await until(() => held.waiting.length === 2);
+    expect(committedRows(db.file)).toEqual(['a', 'b']);
+    expect(second).toBe('pending');
+    held.waiting[1]!.done();
+    await writing;
+    expect(second).toBe('durable');
+    await db.connection.close();
+    await db.pool.close();
+  });
+
+  it('fails and rolls back the next batch, already run, when the sync of the one before it fails', async () => {
+    const held = heldSync();
+    const db = await open(held.sync);
+    const first = db.insert('a');
+    await until(() => held.waiting.length === 1);
+    let ran = false;
+    let goOn = () => undefined as void;
+    const gate = new Promise<void>((resolve) => (goOn = resolve));
+    const second = db.connection
+      .transaction(async (sql) => {
+        await sql.run('INSERT INTO t (k) VALUES (?)', ['b']);
+        ran = true;
+        // Still running when a's sync fails: its next statement must stay inside its transaction.
+        await gate;
+        await sql.run('INSERT INTO t (k) VALUES (?)', ['c']);
+      })
+      .catch((error: unknown) => error);
+    await until(() => ran);
+    held.waiting[0]!.fail(Object.assign(new Error('EIO'), { code: 'EIO' }));
+    await expect(first).rejects.toMatchObject({ kind: 'outcome_unknown' });
+    goOn();
+    expect(await second).toMatchObject({ kind: 'database_unreachable' });
+    expect(held.waiting).toHaveLength(1);
+    // The writer's own connection sees 'a' alone: b's transaction was rolled back, not left open.
+    const rows = await db.connection.sql.all<{ k: string }>('SELECT k FROM t ORDER BY k');
+    expect(rows.map((r) => r.k)).toEqual(['a']);
+    expect(committedRows(db.file)).toEqual(['a']);
+    await db.connection.close();
+    await db.pool.close();
+  });
+
+  it('gives a read that waited for a sync its snapshot as that sync ends, before the next batch commits', async () => {
+    const held = heldSync();
+    const db = await open(held.sync, 1);
+    let letGo = () => undefined as void;
+    const busy = db.pool.read(() => new Promise<void>((resolve) => (letGo = resolve)));
+    const first = db.insert('a');
+    await until(() => held.waiting.length === 1);
+    let ran = false;
+    const second = db.connection.transaction(async (sql) => {
+      await sql.run('INSERT INTO t (k) VALUES (?)', ['b']);
+      ran = true;
+    });
+    await until(() => ran);
+    let read: number | undefined;
+    const reading = db.count().then((n) => (read = n));
+    letGo();
+    await busy;
+    held.waiting[0]!.done();
+    await first;
+    // b has committed and its sync is held: the read answers with a (durable), never with b.
+    await until(() => held.waiting.length === 2);
+    await until(() => read !== undefined);
+    expect(read).toBe(1);
+    held.waiting[1]!.done();
+    await Promise.all([second, reading]);
+    expect(await db.count()).toBe(2);
+    await db.connection.close();
+    await db.pool.close();
+  });
+
   it('checkpoints on its worker thread: the database file alone holds what was written', async () => {
     const db = await open();
     // One batch: its commit asks for the first checkpoint, which copies everything logged so far.
