@@ -15,7 +15,7 @@ const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function queue<A, R>(
   max: number,
-  run: (key: string, asks: readonly A[], release: () => void) => Promise<readonly Settled<R>[]>,
+  run: (key: string, asks: readonly A[]) => Promise<readonly Settled<R>[]>,
   start: QueueOptions['start'] = 'now',
 ): (key: string, ask: A) => Promise<R> {
   const batches = new BatchQueue<A, R>({ max, start }, run);
@@ -23,7 +23,7 @@ function queue<A, R>(
 }
 
 describe('BatchQueue', () => {
-  it('settles every ask with its own outcome, in arrival order per key, one batch per key at a time until it settles or releases the next, at most max each (property)', async () => {
+  it('settles every ask with its own outcome, in arrival order per key, one batch per key at a time, at most max each (property)', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(
@@ -39,24 +39,17 @@ describe('BatchQueue', () => {
         // Batches (by their number, from 0) whose run throws as a whole.
         fc.uniqueArray(fc.integer({ min: 0, max: 30 }), { maxLength: 5 }),
         fc.constantFrom<QueueOptions['start']>('now', 'turn'),
-        // Batches that let the next of their key start before they settle (`release`).
-        fc.uniqueArray(fc.integer({ min: 0, max: 30 }), { maxLength: 10 }),
-        async (plan, max, throwing, start, releasing) => {
+        async (plan, max, throwing, start) => {
           const running = new Set<string>();
           const batches: { key: string; asks: Ask[] }[] = [];
           const submit = queue<Ask, number>(
             max,
-            async (key, asks, release) => {
+            async (key, asks) => {
               expect(running.has(key)).toBe(false);
               running.add(key);
               const at = batches.push({ key, asks: [...asks] }) - 1;
               await tick();
               running.delete(key);
-              if (releasing.includes(at)) {
-                release();
-                // Settles later, perhaps after the next batch of its key has started.
-                await tick();
-              }
               if (throwing.includes(at)) throw new Error(`batch ${at}`);
               return asks.map((a): Settled<number> =>
                 a.fails ? { ok: false, error: new Error(`ask ${a.n}`) } : { ok: true, value: a.n },
@@ -151,31 +144,6 @@ describe('BatchQueue', () => {
     );
     expect(await Promise.all([1, 2, 3].map((n) => submit('k', n)))).toEqual([1, 2, 3]);
     expect(sizes).toEqual([3]);
-  });
-
-  it('on close, waits for a batch that released the next one before it settled', async () => {
-    let settle!: () => void;
-    const late = new Promise<void>((resolve) => (settle = resolve));
-    const batches = new BatchQueue<number, number>(
-      { max: 1, start: 'now' },
-      async (_key, asks, release) => {
-        if (asks[0] === 1) {
-          release();
-          await late;
-        }
-        return asks.map((n) => ({ ok: true, value: n }));
-      },
-    );
-    const first = batches.submit('k', 1);
-    // The second batch runs and settles while the first, released, has not.
-    expect(await batches.submit('k', 2)).toBe(2);
-    let closed = false;
-    const closing = batches.close().then(() => (closed = true));
-    await tick();
-    expect(closed).toBe(false);
-    settle();
-    await closing;
-    expect(await first).toBe(1);
   });
 
   it('settles what is queued on close, then refuses new asks', async () => {

@@ -23,10 +23,7 @@ export interface QueueOptions {
  * together into the next one (at most `max` each), so a batch is as large as the load makes it and
  * an idle key costs no wait. `run` settles every ask of its batch, one outcome per ask in order; if
  * it throws, every ask of the batch fails with that error. Batches of one key run one after
- * another, never two at once; different keys run independently. A batch may let the next one of its
- * key start before its own outcomes are known by calling the `release` it is given (the SQLite
- * writer, once its batch's COMMIT has run and only its log's sync is left); without it the next
- * starts once the batch has settled. Every batched path of the storage
+ * another, never two at once; different keys run independently. Every batched path of the storage
  * adapters goes through it: the SQLite writer's group commit and the port's `writeBatches` and
  * `readBatches` (storage-batches.ts); its limits come from where storage is opened.
  */
@@ -39,11 +36,7 @@ export class BatchQueue<A, R> {
 
   constructor(
     private readonly options: QueueOptions,
-    private readonly run: (
-      key: string,
-      asks: readonly A[],
-      release: () => void,
-    ) => Promise<readonly Settled<R>[]>,
+    private readonly run: (key: string, asks: readonly A[]) => Promise<readonly Settled<R>[]>,
   ) {
     if (!(options.max >= 1)) throw new Error(`a batch holds at least one ask, not ${options.max}`);
   }
@@ -58,18 +51,13 @@ export class BatchQueue<A, R> {
       }
       const queue: Waiting<A, R>[] = [{ ask, resolve, reject }];
       this.queues.set(key, queue);
-      this.track(
+      const started =
         this.options.start === 'now'
           ? this.drain(key, queue)
-          : new Promise<void>((turn) => setImmediate(turn)).then(() => this.drain(key, queue)),
-      );
+          : new Promise<void>((turn) => setImmediate(turn)).then(() => this.drain(key, queue));
+      this.running.add(started);
+      void started.finally(() => this.running.delete(started));
     });
-  }
-
-  /** Counts `work` as running until it settles (close waits for it). */
-  private track(work: Promise<void>): void {
-    this.running.add(work);
-    void work.finally(() => this.running.delete(work));
   }
 
   /** Settles what is queued, then refuses new asks. */
@@ -78,25 +66,17 @@ export class BatchQueue<A, R> {
     while (this.running.size > 0) await Promise.all(this.running);
   }
 
-  /** Runs the key's batches one after another: each once the one before settled or released it. */
   private async drain(key: string, queue: Waiting<A, R>[]): Promise<void> {
-    while (queue.length > 0) {
-      let release = (): void => undefined;
-      const released = new Promise<void>((resolve) => (release = resolve));
-      const settled = this.settle(key, queue.splice(0, this.options.max), release);
-      this.track(settled);
-      await Promise.race([released, settled]);
-    }
+    while (queue.length > 0) await this.settle(key, queue.splice(0, this.options.max));
     this.queues.delete(key);
   }
 
-  private async settle(key: string, batch: Waiting<A, R>[], release: () => void): Promise<void> {
+  private async settle(key: string, batch: Waiting<A, R>[]): Promise<void> {
     let outcomes: readonly Settled<R>[];
     try {
       outcomes = await this.run(
         key,
         batch.map((w) => w.ask),
-        release,
       );
       if (outcomes.length !== batch.length) {
         throw new Error(`a batch of ${batch.length} asks settled ${outcomes.length}`);

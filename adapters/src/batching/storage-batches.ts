@@ -21,33 +21,19 @@ export const DEFAULT_BATCH_LIMITS: Required<BatchLimits> = {
 };
 
 /**
- * An engine's transactions. `writeApplied`, where the engine has it, is `write` that also tells
- * `applied` once the transaction's writes are in place for every later write transaction, before
- * they are durable: on SQLite's one writer, as its savepoint ends (a later transaction runs on the
- * same connection, and is durable only with it).
- */
-export interface EngineTransactions extends Pick<Storage, 'read' | 'write'> {
-  writeApplied?: <T>(fn: (tx: WriteTransaction) => Promise<T>, applied: () => void) => Promise<T>;
-}
-
-/**
  * The port's batched transactions over an engine's `read` and `write`: every batcher made here is
  * a BatchQueue (queue.ts) whose batch runs in one transaction, started at once for an idle key (a
- * lone ask never waits) and as large as the load makes it. A key's next write batch starts once
- * the last is applied (`writeApplied`) where the engine says when, else once it is durable.
+ * lone ask never waits) and as large as the load makes it.
  */
 export function storageBatches(
-  transactions: EngineTransactions,
+  transactions: Pick<Storage, 'read' | 'write'>,
   limits: BatchLimits = {},
 ): Pick<Storage, 'writeBatches' | 'readBatches'> {
   const { writeAsks, readAsks } = { ...DEFAULT_BATCH_LIMITS, ...limits };
-  const { writeApplied } = transactions;
   return {
     writeBatches<A, R>(apply: BatchApply<WriteTransaction, A, R>) {
-      const queue = new BatchQueue<A, R>({ max: writeAsks, start: 'now' }, (key, asks, release) =>
-        writeApplied !== undefined
-          ? writeApplied((tx) => apply(tx, key, asks), release)
-          : transactions.write((tx) => apply(tx, key, asks)),
+      const queue = new BatchQueue<A, R>({ max: writeAsks, start: 'now' }, (key, asks) =>
+        transactions.write((tx) => apply(tx, key, asks)),
       );
       return (key: string, ask: A) => queue.submit(key, ask);
     },

@@ -121,15 +121,6 @@ export class Checkpointer {
   }
 
   /**
-   * Whether `request` would now start a pause (the writer then lets no batch start before it has
-   * settled, not even one that would only run its statements while the last commit syncs).
-   */
-  pauseDue(now = Date.now()): boolean {
-    if (this.closing || this.running || !this.restartDue) return false;
-    return this.restartUrgent || now - this.lastStart >= CHECKPOINT_INTERVAL_MS;
-  }
-
-  /**
    * Starts a checkpoint unless one is running or, short of a restart's first pause, started less
    * than the interval ago; replaces a dead worker first once its delay has passed. Returns, for a
    * pause, when it settles (done, failed or its worker dead), else null. `now` is the caller's

@@ -40,12 +40,9 @@ export class Connection {
     return new Connection(driver, writer, commits, checkpointer);
   }
 
-  /**
-   * Runs `fn` in its own savepoint of the next batch; settles once that batch is durable. `applied`
-   * is told as its savepoint ends (GroupCommit.submit).
-   */
-  transaction<T>(fn: (sql: Sql, endWith: EndWith) => Promise<T>, applied?: () => void): Promise<T> {
-    return this.writer.submit(fn, applied);
+  /** Runs `fn` in its own savepoint of the next batch; settles once that batch is durable. */
+  transaction<T>(fn: (sql: Sql, endWith: EndWith) => Promise<T>): Promise<T> {
+    return this.writer.submit(fn);
   }
 
   /** Commits queued transactions, then closes the connection. */

@@ -12,12 +12,9 @@ const datasync: WalSync = (wal) => wal.datasync();
  * write-ahead log without syncing them; `commit` then syncs the log file on a pool thread while
  * the event loop serves requests. A commit is held from just before its COMMIT until that sync
  * has returned: a read meanwhile runs on a snapshot taken before the COMMIT or waits while it is
- * `pending` (read-pool.ts), and nobody is answered before it returns, so no reader and no answer
- * ever sees a write that a power loss could take back (what synchronous=FULL gave, with the fsync
- * on the event loop). The writer's next batch may run its statements meanwhile (group-commit.ts):
- * it builds on this commit, but its own COMMIT waits for this sync, and the log is one file
- * written in order whose frames are checksummed each over all before it, so a power loss that
- * takes this commit back takes that one too.
+ * `pending` (read-pool.ts), and the next batch starts only once the commit has returned, so no
+ * reader, writer or answer ever sees a write that a power loss could take back (what
+ * synchronous=FULL gave, with the fsync on the event loop).
  *
  * A failed sync leaves committed frames whose durability is unknown (the kernel may have dropped
  * the dirty pages, so a later sync that succeeds proves nothing): that batch fails as
@@ -35,23 +32,14 @@ export class DurableCommits {
     private readonly sync: WalSync = datasync,
   ) {}
 
-  /**
-   * Runs `commit` (the batch's COMMIT), tells `committed` once it has run, then syncs the log; held
-   * meanwhile (`pending`). Commits go one at a time: one that comes while another is held waits for
-   * that one's sync (and fails, writing nothing, if it failed).
-   */
-  async commit(
-    commit: () => Promise<unknown>,
-    committed: () => void = () => undefined,
-  ): Promise<void> {
-    while (this.holding !== null) await this.holding;
+  /** Runs `commit` (the batch's COMMIT), then syncs the log; held meanwhile (`pending`). */
+  async commit(commit: () => Promise<unknown>): Promise<void> {
     if (this.broken !== null) throw new StorageFaultError('database_unreachable', this.broken);
     let release = (): void => undefined;
     this.holding = new Promise<void>((resolve) => (release = resolve));
     for (const listener of this.listeners) listener.before();
     try {
       await commit();
-      committed();
       await this.syncLog();
     } finally {
       this.holding = null;
@@ -60,10 +48,7 @@ export class DurableCommits {
     }
   }
 
-  /**
-   * At each commit: `before` once it is held, just before its COMMIT; `after` as it is let go, before
-   * the next commit can start (a snapshot taken in `after` sees this commit and no later one).
-   */
+  /** At each commit: `before` once it is held, just before its COMMIT; `after` as it is let go. */
   aroundEachCommit(before: () => void, after: () => void): void {
     this.listeners.push({ before, after });
   }

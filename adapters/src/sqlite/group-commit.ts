@@ -7,11 +7,7 @@ import { endingWrites, type EndWith } from '../sql/write-transaction.js';
 import type { Checkpointer } from './checkpointer.js';
 import type { DurableCommits } from './durable-commits.js';
 
-/** A write transaction, and who to tell once its savepoint has ended (its writes are in place). */
-interface Transaction {
-  run: (sql: Sql, endWith: EndWith) => Promise<unknown>;
-  applied: () => void;
-}
+type Transaction = (sql: Sql, endWith: EndWith) => Promise<unknown>;
 
 type Outcome = Settled<unknown>;
 
@@ -28,8 +24,7 @@ export const MAX_GROUP_COMMIT = 256;
  * SAVEPOINT, one after another, inside one BEGIN IMMEDIATE … COMMIT, so a throw rolls back that
  * transaction alone while later ones in the batch see earlier ones' writes (mints of one org chain
  * in arrival order). Nobody is answered before the batch is durable: its COMMIT, then one fsync
- * of the log off the event loop (durable-commits.ts); the next batch may run its statements
- * during that sync, its COMMIT waiting for it, and after the batch a
+ * of the log off the event loop (durable-commits.ts); the next batch starts after that, and a
  * checkpoint may start on its worker thread (checkpointer.ts). When that checkpoint is one the log
  * needs to restart, the next batch starts only once it has settled.
  */
@@ -40,12 +35,12 @@ export class GroupCommit {
   constructor(
     private readonly sql: Sql,
     private readonly commits: Pick<DurableCommits, 'commit'>,
-    private readonly checkpointer: Pick<Checkpointer, 'request' | 'pauseDue'>,
+    private readonly checkpointer: Pick<Checkpointer, 'request'>,
     private readonly onBatch: BatchObserver = () => undefined,
     maxTransactions = MAX_GROUP_COMMIT,
   ) {
-    this.queue = new BatchQueue({ max: maxTransactions, start: 'turn' }, (_key, batch, release) =>
-      this.commit(batch, release),
+    this.queue = new BatchQueue({ max: maxTransactions, start: 'turn' }, (_key, batch) =>
+      this.commit(batch),
     );
   }
 
@@ -54,46 +49,23 @@ export class GroupCommit {
     return { batches: this.queue.stats.batches, transactions: this.queue.stats.asks };
   }
 
-  /**
-   * Runs `fn` in its savepoint of the next batch; settles once that batch is durable. `applied` is
-   * told as the savepoint ends, with its writes (or none, if it failed) in place for every later
-   * transaction of this writer, though not yet durable.
-   */
-  submit<T>(
-    fn: (sql: Sql, endWith: EndWith) => Promise<T>,
-    applied: () => void = () => undefined,
-  ): Promise<T> {
-    return this.queue.submit('writer', { run: fn, applied }) as Promise<T>;
+  submit<T>(fn: (sql: Sql, endWith: EndWith) => Promise<T>): Promise<T> {
+    return this.queue.submit('writer', fn) as Promise<T>;
   }
 
-  /**
-   * The batch's savepoints inside one BEGIN IMMEDIATE … COMMIT; a throw fails the whole batch. Once
-   * its COMMIT has run, the next batch may start (`release`) and run its statements while this one's
-   * log syncs, unless the next checkpoint is a pause the writer must wait for.
-   */
-  private async commit(batch: readonly Transaction[], release: () => void): Promise<Outcome[]> {
+  /** The batch's savepoints inside one BEGIN IMMEDIATE … COMMIT; a throw fails the whole batch. */
+  private async commit(batch: readonly Transaction[]): Promise<Outcome[]> {
     const outcomes: Outcome[] = [];
     if (this.checkpointPause !== null) await this.checkpointPause;
     const started = process.hrtime.bigint();
-    let committed = false;
     try {
       await this.sql.run('BEGIN IMMEDIATE');
-      for (const transaction of batch) {
-        outcomes.push(await this.savepoint(transaction.run));
-        transaction.applied();
-      }
-      await this.commits.commit(
-        () => this.sql.run('COMMIT'),
-        () => {
-          committed = true;
-          if (!this.checkpointer.pauseDue()) release();
-        },
-      );
+      for (const fn of batch) outcomes.push(await this.savepoint(fn));
+      await this.commits.commit(() => this.sql.run('COMMIT'));
     } catch (error) {
       // The batch itself failed (BEGIN, a savepoint's own statements, COMMIT or the log's sync):
-      // nobody is answered that it is durable. Once its COMMIT has run, the connection's open
-      // transaction, if any, is the next batch's: only a batch that did not commit rolls back.
-      if (!committed) await this.sql.run('ROLLBACK').catch(() => undefined);
+      // nobody is answered that it is durable.
+      await this.sql.run('ROLLBACK').catch(() => undefined);
       throw error;
     }
     this.onBatch(batch.length, Number(process.hrtime.bigint() - started) / 1e9);
@@ -103,7 +75,7 @@ export class GroupCommit {
   }
 
   /** Runs one transaction in its savepoint; its own throw is its outcome, a savepoint failure is the batch's. */
-  private async savepoint(fn: Transaction['run']): Promise<Outcome> {
+  private async savepoint(fn: Transaction): Promise<Outcome> {
     const handle = scoped(this.sql);
     // Ending writes (endWith): a statement has run to completion when sent, so nothing goes out with
     // RELEASE. A failed statement fails the transaction with its error; else an ending write that

@@ -17,8 +17,7 @@ type Commits = Pick<DurableCommits, 'pending' | 'aroundEachCommit'>;
  * never waits for the writer's batch. It never sees a write a power loss could take back: just
  * before each COMMIT every idle connection takes its snapshot (the last durable state), and a read
  * that comes while that commit's log is being synced (durable-commits.ts) runs on one of them; with
- * none idle, it takes its snapshot as the sync ends, before the writer's next COMMIT (which may be
- * waiting for it). A read that tries to write fails (the connection is read-only).
+ * none idle, it waits for the sync. A read that tries to write fails (the connection is read-only).
  */
 export class ReadPool {
   private readonly idle: Driver[];
@@ -28,11 +27,6 @@ export class ReadPool {
   private closed = false;
   /** Idle connections whose open transaction took its snapshot just before the latest COMMIT. */
   private readonly pinned = new Set<Driver>();
-  /** Reads waiting for the syncing commit to end: each connection takes its snapshot as it ends. */
-  private readonly awaitingSnapshot: {
-    driver: Driver;
-    taken: (snapshot: Promise<unknown>) => void;
-  }[] = [];
 
   private constructor(
     private readonly drivers: Driver[],
@@ -80,21 +74,11 @@ export class ReadPool {
     return result;
   }
 
-  /**
-   * Opens the read's transaction now if no commit is syncing, else as that commit ends (in its
-   * `after`, before the next commit can start: the writer's next batch may be waiting to commit).
-   */
+  /** Opens the read's transaction once no commit is syncing. */
   private async takeSnapshot(driver: Driver): Promise<void> {
-    if (this.commits.pending === null) {
-      await Promise.all(startSnapshot(driver));
-      return;
-    }
-    // The snapshot is taken in unpinIdle, not when this continues: by then the next commit may have
-    // run.
-    const snapshot = await new Promise<Promise<unknown>>((taken) =>
-      this.awaitingSnapshot.push({ driver, taken }),
-    );
-    await snapshot;
+    for (let held = this.commits.pending; held !== null; held = this.commits.pending) await held;
+    // No await between the last look and the snapshot: the writer cannot commit in between.
+    await Promise.all(startSnapshot(driver));
   }
 
   /** Just before a COMMIT: every idle connection holds a snapshot of the last durable state. */
@@ -116,11 +100,6 @@ export class ReadPool {
   private unpinIdle(): void {
     for (const driver of this.idle) {
       if (this.pinned.delete(driver)) void driver.sql.run('COMMIT').catch(() => undefined);
-    }
-    // Reads that waited for this commit take their snapshots now, before another can start (the
-    // driver runs each statement before returning).
-    for (const { driver, taken } of this.awaitingSnapshot.splice(0)) {
-      taken(Promise.all(startSnapshot(driver)));
     }
   }
 

@@ -1,4 +1,4 @@
-import type { Storage, WriteTransaction } from '@runledger/core/ports';
+import type { Storage } from '@runledger/core/ports';
 import {
   DEFAULT_BATCH_LIMITS,
   storageBatches,
@@ -37,17 +37,15 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
     await connection.close();
     throw error;
   }
-  const writeApplied = <T>(fn: (tx: WriteTransaction) => Promise<T>, applied?: () => void) =>
-    connection.transaction(
-      (sql, endWith) => fn(writeTransaction(repositories(sql), held, endWith)),
-      applied,
+  const write: Storage['write'] = (fn) =>
+    connection.transaction((sql, endWith) =>
+      fn(writeTransaction(repositories(sql), held, endWith)),
     );
-  const write: Storage['write'] = (fn) => writeApplied(fn);
   const read: Storage['read'] = (fn) => pool.read((sql) => fn(repositories(sql)));
   return {
     read,
     write,
-    ...storageBatches({ read, write, writeApplied }, limits),
+    ...storageBatches({ read, write }, limits),
     close: async () => {
       await connection.close();
       await pool.close();
