@@ -1,11 +1,13 @@
-import { Readable } from 'node:stream';
 import { RunledgerError, type Runledger } from '@runledger/core';
 import type { BlobStore } from '@runledger/core/ports';
 import { Evidence, EvidenceIn, EvidenceList } from '@runledger/core/schemas';
 import { z } from 'zod';
 import { defineRoute, type Route } from '../http/route.js';
-import { streamTo } from '../http/streaming.js';
-import { addUploadedEvidence, EVIDENCE_FILE_MAX_BYTES } from './evidence-upload.js';
+import {
+  addUploadedEvidence,
+  EVIDENCE_FILE_MAX_BYTES,
+  sendEvidenceFile,
+} from './evidence-files.js';
 import { RunEvidenceParams, RunParams } from './params.js';
 
 const LabelField = z.object({ label: z.string().trim().min(1).max(200) }).strict();
@@ -122,19 +124,11 @@ function evidenceReadRoutes({
       response: undefined,
       raw: { contentType: 'application/octet-stream', description: 'The file’s bytes' },
       errors: [404],
-      handler: async ({ actor, params, res }) => {
-        const file = await runledger.runs.evidenceFile(actor, params.run_id, params.evidence_id);
-        // Opened first, so a missing blob is a clean 404 rather than a broken 200.
-        const bytes = await blobs.open(file.sha256);
-        if (bytes === null) throw new RunledgerError('not_found', 'evidence file not found');
-        res.status(200);
-        res.attachment(file.filename);
-        res.setHeader('Content-Type', 'application/octet-stream');
-        res.setHeader('Content-Length', String(file.size));
-        res.setHeader('X-Content-Type-Options', 'nosniff');
-        res.setHeader('Cache-Control', 'private, no-store');
-        await streamTo(Readable.from(bytes, { objectMode: false }), res);
-      },
+      handler: ({ actor, params, res }) =>
+        sendEvidenceFile(
+          { runledger, blobs },
+          { actor, runId: params.run_id, evidenceId: params.evidence_id, res },
+        ),
     }),
   ];
 }

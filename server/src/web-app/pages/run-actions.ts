@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import { RunledgerError } from '@runledger/core';
 import {
   ApprovalIn,
@@ -9,8 +8,7 @@ import {
 } from '@runledger/core/schemas';
 import type { RequestHandler } from 'express';
 import { z } from 'zod';
-import { addUploadedEvidence } from '../../main-api/evidence-upload.js';
-import { streamTo } from '../../http/streaming.js';
+import { addUploadedEvidence, sendEvidenceFile } from '../../main-api/evidence-files.js';
 import type { AppDeps } from '../deps.js';
 import { runPath } from '../fragments.js';
 import { fieldsOf, optionalText, parseFields } from '../form.js';
@@ -113,20 +111,12 @@ export function runActions(deps: AppDeps) {
 
 /** GET …/evidence/:evidence_id/download: the file as an attachment, never rendered in this origin. */
 export function evidenceDownload(deps: AppDeps): RequestHandler {
-  return download(deps, async ({ req, res, person }) => {
-    const file = await deps.runledger.runs.evidenceFile(
-      person,
-      runIdOf(req.params),
-      String(req.params.evidence_id),
-    );
-    const bytes = await deps.blobs.open(file.sha256);
-    if (bytes === null) throw new RunledgerError('not_found', 'evidence file not found');
-    res.status(200);
-    res.attachment(file.filename);
-    res.setHeader('Content-Type', 'application/octet-stream');
-    res.setHeader('Content-Length', String(file.size));
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Cache-Control', 'private, no-store');
-    await streamTo(Readable.from(bytes, { objectMode: false }), res);
-  });
+  return download(deps, ({ req, res, person }) =>
+    sendEvidenceFile(deps, {
+      actor: person,
+      runId: runIdOf(req.params),
+      evidenceId: String(req.params.evidence_id),
+      res,
+    }),
+  );
 }
