@@ -2,12 +2,12 @@
 export type RowShape = (values: readonly unknown[]) => Record<string, unknown>;
 
 /**
- * A row builder for a statement's columns: one object literal with the columns as its keys, compiled
- * once per statement. better-sqlite3's own row objects are built key by key through V8's API; rows
- * read as arrays (`raw`) and shaped by a literal come out a third cheaper to read and to use (each
- * literal gives its rows one hidden class). As with better-sqlite3's objects, a name that appears
- * twice keeps its last column. A column named `__proto__` becomes an own key (a computed key), never the prototype
- * (better-sqlite3 drops it).
+ * A row builder for a statement's columns: one object literal with the columns as its keys,
+ * compiled once per statement. better-sqlite3's own row objects are built key by key through V8's
+ * API; rows read as arrays (`raw`) and shaped by a literal come out a third cheaper to read and to
+ * use (each literal gives its rows one hidden class). As with better-sqlite3's objects, a name that
+ * appears twice keeps its last column. A column named `__proto__` becomes an own key (a computed
+ * key), never the prototype (better-sqlite3 drops it).
  */
 export function rowShape(columns: readonly string[]): RowShape {
   const fields = columns.map((name, i) => {

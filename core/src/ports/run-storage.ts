@@ -166,7 +166,10 @@ export interface ChecksRepository {
   /** Replaces all checks of the run (an audit, or [] when inputs change). */
   replace(orgId: string, runId: string, checks: readonly CheckRecord[]): Promise<void>;
   listByRun(orgId: string, runId: string): Promise<CheckRecord[]>;
-  /** What receipts record of the checks of the org's runs among `runIds`, each run's ordered by position. */
+  /**
+   * What receipts record of the checks of the org's runs among `runIds`, each run's ordered by
+   * position.
+   */
   listByRuns(orgId: string, runIds: readonly string[]): Promise<ReceiptCheck[]>;
   get(orgId: string, runId: string, id: string): Promise<CheckRecord | null>;
   /** Grades an open check (guarded: `status = 'open'`); false when it was not open. */

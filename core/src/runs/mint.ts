@@ -41,7 +41,7 @@ interface Minted {
   created: boolean;
 }
 
-/** What a run's mint reads besides the chain: the run, its submission's hash, evidence and checks. */
+/** What a run's mint reads besides the chain: the run, its submission's hash, evidence, checks. */
 interface RunReads {
   run: RunRecord | undefined;
   submission: SubmissionHash | undefined;
