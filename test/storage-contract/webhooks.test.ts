@@ -78,6 +78,26 @@ describe.each(engines)('webhook storage on %s', (_name, open) => {
     });
   });
 
+  it('lists the event types enabled endpoints of the organization listen to, and no others', async () => {
+    const listened = () =>
+      storage.read(async (tx) => ({
+        a: [...(await tx.webhookOutbox.listenedTypes('org_a'))].sort(),
+        b: [...(await tx.webhookOutbox.listenedTypes('org_b'))],
+      }));
+    expect(await listened()).toEqual({ a: ['audit.recorded', 'run.created'], b: [] });
+    await storage.write(async (tx) => {
+      await tx.orgs.insert({ id: 'org_b', name: 'b', created_at: T0 });
+      await tx.webhookEndpoints.insert({
+        ...endpoint('whk_b', ['receipt.minted']),
+        org_id: 'org_b',
+      });
+      await tx.webhookEndpoints.update({ ...endpoint('whk_1', ['run.created']), enabled: false });
+    });
+    expect(await listened()).toEqual({ a: ['run.created'], b: ['receipt.minted'] });
+    await storage.write((tx) => tx.webhookEndpoints.delete('org_a', 'whk_2'));
+    expect(await listened()).toEqual({ a: [], b: ['receipt.minted'] });
+  });
+
   it('emits nothing when the change rolls back', async () => {
     await expect(
       storage.write(async (tx) => {

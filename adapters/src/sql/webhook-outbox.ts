@@ -81,6 +81,15 @@ export function webhookOutboxRepository(sql: Sql): WebhookOutboxRepository {
       }
       await Promise.all(chunks);
     },
+    async listenedTypes(orgId) {
+      const rows = await sql.all<{ event_type: string }>(
+        `SELECT DISTINCT s.event_type FROM webhook_subscriptions s
+         JOIN webhook_endpoints e ON e.id = s.endpoint_id
+         WHERE s.org_id = ? AND e.enabled = 1`,
+        [orgId],
+      );
+      return new Set(rows.map((row) => row.event_type));
+    },
     async emitTo(event, endpointId) {
       const id = eventId(millisOf(event.created_at));
       await Promise.all([

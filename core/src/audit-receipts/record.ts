@@ -43,7 +43,8 @@ export interface AuditEntry {
 /**
  * Appends audit receipts, in order, after `head`, their leaves joining the `audit` tree whose tail
  * is `tree`, the two reads the caller made together under the audit chain lock. Each receipt links
- * to the one before it; the inserts and the leaves go out together and read nothing.
+ * to the one before it; the inserts and the leaves go out together and read nothing. Their
+ * `audit.recorded` events are built only when `recordedListened` (some endpoint may listen).
  */
 async function appendAfter(
   tx: WriteTransaction,
@@ -52,6 +53,7 @@ async function appendAfter(
   now: Date,
   head: ChainHead | null,
   tree: MerkleTail,
+  recordedListened = true,
 ): Promise<AuditReceiptRecord[]> {
   const records: AuditReceiptRecord[] = [];
   let last = head;
@@ -73,7 +75,7 @@ async function appendAfter(
   await Promise.all([
     ...records.map((record) => tx.auditReceipts.insert(record)),
     appendAuditLeaves(tx, orgId, records, tree),
-    emitAuditRecorded(tx, orgId, records),
+    recordedListened ? emitAuditRecorded(tx, orgId, records) : undefined,
   ]);
   return records;
 }
@@ -182,22 +184,26 @@ export interface OpenAuditChain {
   windows: SignInFailureWindow[];
   head: ChainHead | null;
   tree: MerkleTail;
+  /** The webhook event types some enabled endpoint of the org listens to, read with the chain. */
+  listened: ReadonlySet<string>;
 }
 
 /**
  * Takes the org's audit chain lock (the last lock of any transaction) and reads under it what an
- * append needs: the pending failed sign-in counts, the chain head and the `audit` tree's tail. The
- * lock and the reads go out together: statements run in the order they are sent, so the reads run
- * under the lock. A caller may send this with its own reads.
+ * append needs: the pending failed sign-in counts, the chain head, the `audit` tree's tail and the
+ * event types the org's webhooks listen to. The lock and the reads go out together: statements run
+ * in the order they are sent, so the reads run under the lock. A caller may send this with its own
+ * reads.
  */
 export async function openAuditChain(tx: WriteTransaction, orgId: string): Promise<OpenAuditChain> {
-  const [, windows, head, tree] = await Promise.all([
+  const [, windows, head, tree, listened] = await Promise.all([
     tx.lock(lockKeys.auditChain(orgId)),
     tx.signInFailures.pending(orgId),
     tx.auditReceipts.head(orgId),
     treeTail(tx, orgId, AUDIT_LOG),
+    tx.webhookOutbox.listenedTypes(orgId),
   ]);
-  return { orgId, windows, head, tree };
+  return { orgId, windows, head, tree, listened };
 }
 
 /**
@@ -212,16 +218,17 @@ export async function appendAudits(
   entries: readonly AuditEntry[],
   now: Date,
 ): Promise<AuditReceiptRecord[]> {
-  const { orgId, windows, head, tree } = chain;
+  const { orgId, windows, head, tree, listened } = chain;
+  const recordedListened = listened.has('audit.recorded');
   if (windows.length > 0) {
     await flushFailures(tx, orgId, windows, now, false);
     const [after, grown] = await Promise.all([
       tx.auditReceipts.head(orgId),
       treeTail(tx, orgId, AUDIT_LOG),
     ]);
-    return appendAfter(tx, orgId, entries, now, after, grown);
+    return appendAfter(tx, orgId, entries, now, after, grown, recordedListened);
   }
-  return appendAfter(tx, orgId, entries, now, head, tree);
+  return appendAfter(tx, orgId, entries, now, head, tree, recordedListened);
 }
 
 /**

@@ -87,6 +87,11 @@ export interface WebhookOutboxRepository {
    * its statements at once and reads nothing back (it may join a caller's `Promise.all`).
    */
   emit(events: readonly WebhookEventInput[], now: string): Promise<void>;
+  /**
+   * The event types some enabled endpoint of the organization subscribes to, so a caller can skip
+   * building the events nobody listens for (emit drops them anyway).
+   */
+  listenedTypes(orgId: string): Promise<ReadonlySet<string>>;
   /** Writes one event for one endpoint only (a `webhook.test`), due at once; returns its id. */
   emitTo(event: WebhookEventInput, endpointId: string): Promise<string>;
   /**

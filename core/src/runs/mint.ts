@@ -215,8 +215,9 @@ function planMints(
 /**
  * Writes the batch's new receipts and reads the existing ones it answers with, all sent together:
  * the receipts under UNIQUE(org_id, org_seq) and UNIQUE(run_id), the runs marked receipted, their
- * leaves appended to the org's ledger tree and each share link audited (by receipt, never by its
- * token). Returns the existing receipts by run id.
+ * leaves appended to the org's ledger tree, each share link audited (by receipt, never by its
+ * token) and `receipt.minted` emitted when some endpoint listens. Returns the existing receipts by
+ * run id.
  */
 async function writeMints(
   deps: Deps,
@@ -252,12 +253,14 @@ async function writeMints(
         )
       : undefined,
     minted.length > 0 ? appendAudits(tx, reads.audit, entries, now) : undefined,
-    emitReceiptsMinted(
-      tx,
-      orgId,
-      minted.map(({ record }) => record),
-      deps.config.publicBaseUrl,
-    ),
+    reads.audit.listened.has('receipt.minted')
+      ? emitReceiptsMinted(
+          tx,
+          orgId,
+          minted.map(({ record }) => record),
+          deps.config.publicBaseUrl,
+        )
+      : undefined,
   ]);
   return new Map(receipted.map((runId, i) => [runId, existing[i] ?? null]));
 }
