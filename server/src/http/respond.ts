@@ -37,5 +37,20 @@ export function respond(
     res.type('html').send(def.html(checked.data, res));
     return;
   }
-  res.json(checked.data);
+  sendJson(req, res, checked.data);
+}
+
+/**
+ * `res.json` for GET and HEAD, whose ETag lets a client revalidate (304). Any other method's answer
+ * is never revalidated, so it is written without one: Express would hash every body for it.
+ */
+function sendJson(req: Request, res: Response, data: unknown): void {
+  if (req.method === 'GET' || req.method === 'HEAD') {
+    res.json(data);
+    return;
+  }
+  const body = JSON.stringify(data);
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.end(body);
 }
