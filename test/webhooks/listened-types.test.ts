@@ -63,11 +63,7 @@ describe.each(engines)('a mint emits the events its endpoints listen to, on %s',
   it('delivers the share link audit of a mint to an endpoint that listens to audit.recorded alone', async () => {
     await onlyEndpointFor('audit.recorded');
     const before = receiver.received.length;
-    const { receipt_id } = await mint(
-      api,
-      owner.token,
-      await approvedRun(api, owner.token, projectId),
-    );
+    await mint(api, owner.token, await approvedRun(api, owner.token, projectId));
     const got = await receiver.until(
       (rs) => rs.slice(before).some((r) => eventOf(r).data.type === 'share_link.created'),
       'the audit.recorded event of the share link',
@@ -75,6 +71,5 @@ describe.each(engines)('a mint emits the events its endpoints listen to, on %s',
     const types = got.slice(before).map((r) => eventOf(r).type);
     expect(types).toContain('audit.recorded');
     expect(types).not.toContain('receipt.minted');
-    expect(receipt_id).toMatch(/^rcpt/);
   });
 });

@@ -11,7 +11,7 @@ import type { Actor } from '../actor.js';
 import { receiptLeaf } from '@runledger/verify/ledger';
 import { appendLeaves, appendLeavesAfter, treeTail } from '../checkpoints/tree.js';
 import { AUDIT_LOG, buildAuditReceipt } from './build.js';
-import { emitAuditRecorded } from '../webhooks/emit.js';
+import { emitAuditRecorded, isListened } from '../webhooks/emit.js';
 
 /**
  * Failed sign-ins are counted per organization in fixed windows of this length (aligned to the
@@ -219,7 +219,7 @@ export async function appendAudits(
   now: Date,
 ): Promise<AuditReceiptRecord[]> {
   const { orgId, windows, head, tree, listened } = chain;
-  const recordedListened = listened.has('audit.recorded');
+  const recordedListened = isListened(listened, 'audit.recorded');
   if (windows.length > 0) {
     await flushFailures(tx, orgId, windows, now, false);
     const [after, grown] = await Promise.all([

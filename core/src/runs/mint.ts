@@ -21,7 +21,7 @@ import type { Deps } from '../deps.js';
 import type { RunUseCases } from './api.js';
 import { assertCanMint } from './lifecycle.js';
 import { updateRun } from './update-run.js';
-import { emitReceiptsMinted } from '../webhooks/emit.js';
+import { emitReceiptsMinted, isListened } from '../webhooks/emit.js';
 import { toReceipt } from '../receipts/view.js';
 import {
   appendAudits,
@@ -253,7 +253,7 @@ async function writeMints(
         )
       : undefined,
     minted.length > 0 ? appendAudits(tx, reads.audit, entries, now) : undefined,
-    reads.audit.listened.has('receipt.minted')
+    isListened(reads.audit.listened, 'receipt.minted')
       ? emitReceiptsMinted(
           tx,
           orgId,

@@ -38,6 +38,11 @@ export function emitWebhookEvents(
   );
 }
 
+/** Whether `type` is among the event types an org's endpoints listen to (`listenedTypes`). */
+export function isListened(listened: ReadonlySet<string>, type: WebhookEvent['type']): boolean {
+  return listened.has(type);
+}
+
 /** `run.created` for a run just inserted. */
 export function emitRunCreated(tx: Repositories, run: RunRecord): Promise<void> {
   const data = {
