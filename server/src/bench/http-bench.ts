@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { openPostgresStorage, openSqliteStorage } from '@runledger/adapters';
 import type { Storage } from '@runledger/core/ports';
 import pg from 'pg';
-import { startBareHttpChild, startServerChild } from './child.js';
+import { freePort, startBareHttpChild, startServerChild } from './child.js';
 import { processCpuSeconds, processesCpuSeconds } from './cpu.js';
 import { cpuReader, httpClient, type CpuReader, type Figures } from './load.js';
 import { driveOpenLoop, type OpenLoopFigures } from './open-loop.js';
@@ -55,7 +55,7 @@ interface EngineResult {
   engine: string;
   phases: Record<string, Figures & { ratio_to_floor: number; double_leases?: number }>;
   chain: Record<string, { receipts_in_chain: number; mint_p50_ms: number }>;
-  open_loop: OpenLoopFigures[];
+  open_loop: (OpenLoopFigures & { mints_per_commit: number | null })[];
 }
 
 async function withDatabase<T>(
@@ -165,10 +165,12 @@ async function benchEngine(engine: 'sqlite' | 'postgres'): Promise<EngineResult>
   try {
     return await withDatabase(engine, dir, async (dbEnv, open) => {
       const [mint, small, large, flow, openOrg] = await seedOrgs(engine, await open());
+      const metricsPort = await freePort();
       const server = await startServerChild(
         serverMain,
         {
           ...dbEnv,
+          METRICS_PORT: String(metricsPort),
           DATA_DIR: dir,
           JWT_SECRET: 'bench-jwt-secret-0123456789abcdef0123',
           WORKER_REGISTRATION_KEY: REGISTRATION_KEY,
@@ -218,9 +220,12 @@ async function benchEngine(engine: 'sqlite' | 'postgres'): Promise<EngineResult>
                 seconds,
               ),
             );
-          const openLoop = await mintOpenLoop(server.url, await signIn(api, openOrg!.email), [
-            ...openOrg!.approved,
-          ]);
+          const openLoop = await mintOpenLoop(
+            server.url,
+            `http://127.0.0.1:${metricsPort}/metrics`,
+            await signIn(api, openOrg!.email),
+            [...openOrg!.approved],
+          );
           return { engine, phases, chain, open_loop: openLoop };
         });
       } finally {
@@ -233,14 +238,28 @@ async function benchEngine(engine: 'sqlite' | 'postgres'): Promise<EngineResult>
   }
 }
 
+/** Receipts minted and group-commit batches (SQLite's; none on PostgreSQL) so far, from /metrics. */
+async function writerCounters(metricsUrl: string): Promise<{ mints: number; commits: number }> {
+  const text = await (await fetch(metricsUrl)).text();
+  const sample = (name: string) => {
+    const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+    return line === undefined ? 0 : Number(line.slice(name.length + 1));
+  };
+  return {
+    mints: sample('runledger_receipts_minted_total'),
+    commits: sample('runledger_storage_group_commit_batch_size_count'),
+  };
+}
+
 /** Mints at each offered rate in turn, from one pool of approved runs, on a client with room to queue. */
 async function mintOpenLoop(
   url: string,
+  metricsUrl: string,
   auth: Record<string, string>,
   runs: string[],
-): Promise<OpenLoopFigures[]> {
+): Promise<(OpenLoopFigures & { mints_per_commit: number | null })[]> {
   const client = httpClient(url, 1024, 4000);
-  const figures: OpenLoopFigures[] = [];
+  const figures: (OpenLoopFigures & { mints_per_commit: number | null })[] = [];
   const mint = async () => {
     const run = runs.pop();
     if (run === undefined) return false;
@@ -254,14 +273,27 @@ async function mintOpenLoop(
     if (openLoopRates[0] !== undefined)
       await driveOpenLoop(openLoopRates[0], WARM_UP_SECONDS, mint);
     for (const rate of openLoopRates) {
+      const before = await writerCounters(metricsUrl);
       const result = await driveOpenLoop(rate, seconds, mint);
+      const after = await writerCounters(metricsUrl);
+      const commits = after.commits - before.commits;
       console.log(`mint at ${rate}/s offered: p99 ${result.p99_ms.toFixed(1)} ms`);
-      figures.push(result);
+      figures.push({
+        ...result,
+        mints_per_commit: commits === 0 ? null : (after.mints - before.mints) / commits,
+      });
     }
   } finally {
     client.close();
   }
   return figures;
+}
+
+/** `client 80, server 450`: CPU microseconds per operation by process. */
+function cpuText(perOp: Record<string, number | null>): string {
+  return Object.entries(perOp)
+    .map(([who, us]) => `${who} ${us === null ? '?' : us.toFixed(0)}`)
+    .join(', ');
 }
 
 function printTable(results: EngineResult[]): void {
@@ -271,10 +303,7 @@ function printTable(results: EngineResult[]): void {
   );
   for (const r of results) {
     for (const [name, f] of Object.entries(r.phases)) {
-      const cpu = Object.entries(f.cpu_us_per_op)
-        .map(([who, us]) => `${who} ${us === null ? '?' : us.toFixed(0)}`)
-        .join(', ');
-      const extra = `   ${cpu}${f.double_leases === undefined ? '' : `; double leases: ${f.double_leases}`}`;
+      const extra = `   ${cpuText(f.cpu_us_per_op)}${f.double_leases === undefined ? '' : `; double leases: ${f.double_leases}`}`;
       console.log(
         `${r.engine.padEnd(9)}${name.padEnd(28)}${pad(f.rate.toFixed(0), 9)}${pad(f.p50_ms.toFixed(2), 9)}${pad(f.p99_ms.toFixed(2), 9)}${pad(f.ratio_to_floor.toFixed(2), 9)}${pad(String(f.errors), 8)}${extra}`,
       );
@@ -282,7 +311,7 @@ function printTable(results: EngineResult[]): void {
     }
     for (const o of r.open_loop) {
       console.log(
-        `${r.engine.padEnd(9)}${`mint at ${o.offered_rate}/s offered`.padEnd(28)}${pad(o.achieved_rate.toFixed(0), 9)}${pad(o.p50_ms.toFixed(2), 9)}${pad(o.p99_ms.toFixed(2), 9)}${pad('', 9)}${pad(String(o.errors), 8)}   p99.9 ${o.p999_ms.toFixed(2)} ms; generator lag at worst ${o.max_send_lag_ms.toFixed(1)} ms`,
+        `${r.engine.padEnd(9)}${`mint at ${o.offered_rate}/s offered`.padEnd(28)}${pad(o.achieved_rate.toFixed(0), 9)}${pad(o.p50_ms.toFixed(2), 9)}${pad(o.p99_ms.toFixed(2), 9)}${pad('', 9)}${pad(String(o.errors), 8)}   ${cpuText(o.cpu_us_per_op)}; p99.9 ${o.p999_ms.toFixed(2)} ms; generator lag at worst ${o.max_send_lag_ms.toFixed(1)} ms${o.mints_per_commit === null ? '' : `; ${o.mints_per_commit.toFixed(1)} mints per commit`}`,
       );
       for (const sample of o.error_samples) console.log(`${''.padEnd(9)}  error: ${sample}`);
     }

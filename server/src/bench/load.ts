@@ -84,7 +84,8 @@ export type CpuReader = () => Promise<Record<string, number | null>>;
 /** The reader that `drive` calls at the start and end of its timed window (set per phase with `run`). */
 export const cpuReader = new AsyncLocalStorage<CpuReader>();
 
-async function cpuNow(): Promise<Record<string, number | null>> {
+/** CPU seconds used so far: this process's (`client`) and those the phase's `cpuReader` names. */
+export async function cpuNow(): Promise<Record<string, number | null>> {
   const own = process.cpuUsage();
   const others = (await cpuReader.getStore()?.()) ?? {};
   return { client: (own.user + own.system) / 1e6, ...others };
@@ -93,6 +94,23 @@ async function cpuNow(): Promise<Record<string, number | null>> {
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+/** Each process's CPU microseconds per operation between two `cpuNow` readings; null where unread. */
+export function cpuMicrosPerOp(
+  before: Record<string, number | null>,
+  after: Record<string, number | null>,
+  ops: number,
+): Record<string, number | null> {
+  const perOp: Record<string, number | null> = {};
+  for (const [name, start] of Object.entries(before)) {
+    const end = after[name];
+    perOp[name] =
+      start === null || end === null || end === undefined || ops === 0
+        ? null
+        : ((end - start) * 1e6) / ops;
+  }
+  return perOp;
 }
 
 /**
@@ -129,14 +147,7 @@ export async function drive(
   );
   const elapsed = (performance.now() - started) / 1000;
   const cpuAfter = await cpuNow();
-  const cpuPerOp: Record<string, number | null> = {};
-  for (const [name, before] of Object.entries(cpuBefore)) {
-    const after = cpuAfter[name];
-    cpuPerOp[name] =
-      before === null || after === null || after === undefined || latencies.length === 0
-        ? null
-        : ((after - before) * 1e6) / latencies.length;
-  }
+  const cpuPerOp = cpuMicrosPerOp(cpuBefore, cpuAfter, latencies.length);
   latencies.sort((a, b) => a - b);
   return {
     rate: latencies.length / elapsed,

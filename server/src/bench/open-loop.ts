@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { cpuMicrosPerOp, cpuNow } from './load.js';
 
 /**
  * Open-loop load: operations arrive at a fixed offered rate (Poisson arrivals) whatever the answers,
@@ -19,6 +20,8 @@ export interface OpenLoopFigures {
   error_samples: string[];
   /** How far behind its schedule the generator itself fell at worst (its own CPU starved). */
   max_send_lag_ms: number;
+  /** CPU microseconds per operation answered, by process, from the window's start until all were answered. */
+  cpu_us_per_op: Record<string, number | null>;
 }
 
 /** A deterministic exponential sampler (mulberry32), so runs at one rate offer the same arrivals. */
@@ -56,6 +59,7 @@ export async function driveOpenLoop(
   let inWindow = 0;
   let maxLag = 0;
   let exhausted = false;
+  const cpuBefore = await cpuNow();
   const started = performance.now();
   const end = started + seconds * 1000;
   let next = started + gap();
@@ -86,6 +90,7 @@ export async function driveOpenLoop(
   }
   const windowSeconds = (Math.min(performance.now(), end) - started) / 1000;
   await Promise.all(inFlight);
+  const cpuPerOp = cpuMicrosPerOp(cpuBefore, await cpuNow(), latencies.length);
   latencies.sort((a, b) => a - b);
   return {
     offered_rate: ratePerSecond,
@@ -97,5 +102,6 @@ export async function driveOpenLoop(
     errors,
     error_samples: errorSamples,
     max_send_lag_ms: maxLag,
+    cpu_us_per_op: cpuPerOp,
   };
 }
