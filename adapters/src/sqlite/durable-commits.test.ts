@@ -80,6 +80,39 @@ describe('SQLite commits: durable before anyone sees them, checkpoints off the w
     await db.pool.close();
   });
 
+  it('serves every read during one sync from the one snapshot pinned before its COMMIT', async () => {
+    const held = heldSync();
+    const db = await open(held.sync, 3);
+    const first = db.insert('a');
+    await until(() => held.waiting.length === 1);
+    held.waiting[0]!.done();
+    await first;
+    const write = db.insert('b');
+    await until(() => held.waiting.length === 2);
+    // One after another, each on the snapshot kept from the read before: none waits for the sync.
+    expect([await db.count(), await db.count(), await db.count()]).toEqual([1, 1, 1]);
+    // While a read holds that snapshot, another waits for the sync and sees the commit.
+    let letGo = () => undefined as void;
+    const holding = db.pool.read(async (sql) => {
+      const n = (await sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM t'))!.n;
+      await new Promise<void>((resolve) => (letGo = resolve));
+      return n;
+    });
+    let second: number | undefined;
+    const reading = db.count().then((n) => (second = n));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(second).toBeUndefined();
+    held.waiting[1]!.done();
+    await Promise.all([write, reading]);
+    expect(second).toBe(2);
+    // The held read's snapshot outlived its commit's sync: it ends, and the next read sees the commit.
+    letGo();
+    expect(await holding).toBe(1);
+    expect(await db.count()).toBe(2);
+    await db.connection.close();
+    await db.pool.close();
+  });
+
   it('fails the batch whose sync fails, and every later write before it writes anything', async () => {
     const held = heldSync();
     const db = await open(held.sync);

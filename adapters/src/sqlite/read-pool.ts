@@ -15,9 +15,12 @@ type Commits = Pick<DurableCommits, 'pending' | 'aroundEachCommit'>;
  * Read transactions on their own read-only connections: in WAL mode a reader sees the last commit
  * made before its first statement and nothing later, never the writer's uncommitted batch, and
  * never waits for the writer's batch. It never sees a write a power loss could take back: just
- * before each COMMIT every idle connection takes its snapshot (the last durable state), and a read
- * that comes while that commit's log is being synced (durable-commits.ts) runs on one of them; with
- * none idle, it waits for the sync. A read that tries to write fails (the connection is read-only).
+ * before each COMMIT one idle connection takes its snapshot (the last durable state), and every
+ * read that comes while that commit's log is being synced (durable-commits.ts) runs on it, one
+ * after another, its snapshot kept between them; a read that finds it busy waits for the sync.
+ * One connection is enough: a read's statements run synchronously, so reads seldom overlap, and
+ * pinning every idle connection cost three statements each per commit, most of them unused.
+ * A read that tries to write fails (the connection is read-only).
  */
 export class ReadPool {
   private readonly idle: Driver[];
@@ -25,8 +28,10 @@ export class ReadPool {
   private active = 0;
   private drained: (() => void) | null = null;
   private closed = false;
-  /** Idle connections whose open transaction took its snapshot just before the latest COMMIT. */
-  private readonly pinned = new Set<Driver>();
+  /** The idle connection whose open transaction took its snapshot just before the syncing COMMIT. */
+  private pinned: Driver | null = null;
+  /** Counts COMMITs, so a read on the pinned snapshot knows whether its commit is still syncing. */
+  private commitNumber = 0;
 
   private constructor(
     private readonly drivers: Driver[],
@@ -34,8 +39,8 @@ export class ReadPool {
   ) {
     this.idle = [...drivers];
     commits.aroundEachCommit(
-      () => this.pinIdle(),
-      () => this.unpinIdle(),
+      () => this.pinOne(),
+      () => this.unpin(),
     );
   }
 
@@ -53,14 +58,17 @@ export class ReadPool {
   async read<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
     if (this.closed) throw new Error('storage is closed');
     this.active += 1;
-    const driver = this.idle.pop() ?? (await new Promise<Driver>((r) => this.waiting.push(r)));
+    // The pinned snapshot is the state before the commit still syncing: durable, and all a read
+    // that comes now may see (unpin ends it once that commit is durable).
+    const pinned = this.pinned;
+    this.pinned = null;
+    const pinnedAt = this.commitNumber;
+    const driver =
+      pinned ?? this.idle.pop() ?? (await new Promise<Driver>((r) => this.waiting.push(r)));
     const handle = scoped(driver.sql);
-    const pinned = this.pinned.delete(driver);
     let result: T;
     try {
-      // A pinned snapshot is the state before the commit still syncing: durable, and all a read
-      // that comes now may see (unpinIdle ends it once that commit is durable).
-      if (!pinned) await this.takeSnapshot(driver);
+      if (pinned === null) await this.takeSnapshot(driver);
       result = await fn(handle.sql);
     } catch (error) {
       await handle.end();
@@ -68,10 +76,26 @@ export class ReadPool {
       throw error;
     }
     await handle.end();
+    if (pinned !== null && this.keepsPin(pinnedAt)) {
+      this.pinned = pinned;
+      this.release(null);
+      return result;
+    }
     // A read-only transaction has nothing to commit: the caller is answered now, and the
     // connection returns to the pool once its COMMIT ends the snapshot (one round trip less).
     void this.finish(driver, 'COMMIT');
     return result;
+  }
+
+  /** A read done on the pinned snapshot hands it on while the same commit syncs and nobody waits. */
+  private keepsPin(pinnedAt: number): boolean {
+    return (
+      this.commitNumber === pinnedAt &&
+      this.commits.pending !== null &&
+      this.pinned === null &&
+      this.waiting.length === 0 &&
+      !this.closed
+    );
   }
 
   /** Opens the read's transaction once no commit is syncing. */
@@ -81,26 +105,36 @@ export class ReadPool {
     await Promise.all(startSnapshot(driver));
   }
 
-  /** Just before a COMMIT: every idle connection holds a snapshot of the last durable state. */
-  private pinIdle(): void {
-    for (const driver of this.idle) {
-      if (this.pinned.has(driver)) continue;
-      this.pinned.add(driver);
-      void Promise.all(startSnapshot(driver)).catch(() => {
-        this.pinned.delete(driver);
-        void driver.sql.run('ROLLBACK').catch(() => undefined);
-      });
-    }
+  /** Just before a COMMIT: one idle connection holds a snapshot of the last durable state. */
+  private pinOne(): void {
+    this.commitNumber += 1;
+    const driver = this.idle.pop();
+    if (driver === undefined) return;
+    this.pinned = driver;
+    void Promise.all(startSnapshot(driver)).catch(() => {
+      // A read that already took it ends its transaction itself (ROLLBACK) and releases it.
+      if (this.pinned !== driver) return;
+      this.pinned = null;
+      void driver.sql
+        .run('ROLLBACK')
+        .catch(() => undefined)
+        .then(() => this.handOn(driver));
+    });
   }
 
   /**
-   * Once the commit is durable (or failed): the idle connections end their snapshots, which would
+   * Once the commit is durable (or failed): the pinned connection ends its snapshot, which would
    * otherwise keep checkpoints from copying the log's newer pages and the log from starting over.
    */
-  private unpinIdle(): void {
-    for (const driver of this.idle) {
-      if (this.pinned.delete(driver)) void driver.sql.run('COMMIT').catch(() => undefined);
-    }
+  private unpin(): void {
+    const driver = this.pinned;
+    if (driver === null) return;
+    this.pinned = null;
+    void driver.sql
+      .run('COMMIT')
+      .catch(() => driver.sql.run('ROLLBACK'))
+      .catch(() => undefined)
+      .then(() => this.handOn(driver));
   }
 
   /** Ends the connection's transaction (ROLLBACK if even that fails) and returns it to the pool. */
@@ -112,12 +146,17 @@ export class ReadPool {
     this.release(driver);
   }
 
-  private release(driver: Driver): void {
+  /** A read is done: its connection (null when it stays pinned) goes on to a waiting read or the pool. */
+  private release(driver: Driver | null): void {
     this.active -= 1;
+    if (driver !== null) this.handOn(driver);
+    if (this.active === 0) this.drained?.();
+  }
+
+  private handOn(driver: Driver): void {
     const next = this.waiting.shift();
     if (next !== undefined) next(driver);
     else this.idle.push(driver);
-    if (this.active === 0) this.drained?.();
   }
 
   /** Waits for running reads, then closes every connection. */
@@ -125,8 +164,8 @@ export class ReadPool {
     if (this.closed) return;
     this.closed = true;
     if (this.active > 0) await new Promise<void>((resolve) => (this.drained = resolve));
-    for (const driver of this.pinned) await driver.sql.run('COMMIT').catch(() => undefined);
-    this.pinned.clear();
+    await this.pinned?.sql.run('COMMIT').catch(() => undefined);
+    this.pinned = null;
     await Promise.all(this.drivers.map((d) => d.close()));
   }
 }
