@@ -382,7 +382,7 @@ describe.skipIf(postgresSkipped)('postgres engine', () => {
     }
   });
 
-  it('leases the oldest queued job through the jobs_queue index, reads both chain heads as one index row without sorting, and a tree tail by backward key probes', async () => {
+  it('leases the oldest queued job through the jobs_queue index, reads both chain heads as one index row without sorting, and a tree tail by key probes', async () => {
     const { url, schema } = await freshSchema();
     const storage = await openPostgresStorage({ connectionString: url, schema });
     await storage.close();
@@ -412,21 +412,22 @@ describe.skipIf(postgresSkipped)('postgres engine', () => {
       );
       expect(auditHead).toMatch(/Index Scan Backward using \w+ on audit_receipts/);
       expect(auditHead).not.toMatch(/Sort/);
-      // The tree's tail (MerkleStorage.tail): probes of the primary key (backward once the tree has
-      // rows), never a scan of the table.
+      // The tree's tail (MerkleStorage.tail): a probe of the primary key for the size (backward once
+      // the tree has rows) and a point lookup per node of the right edge, never a scan of the table.
       const tail = await plan(
-        `WITH RECURSIVE last_of(level, idx) AS (
-           SELECT 0, (SELECT MAX(idx) FROM merkle_nodes WHERE org_id = 'o' AND log = 'l' AND level = 0)
+        `WITH RECURSIVE edge(size, level) AS (
+           SELECT COALESCE((SELECT MAX(idx) FROM merkle_nodes
+                            WHERE org_id = 'o' AND log = 'l' AND level = 0) + 1, 0), 0
            UNION ALL
-           SELECT l.level + 1, (SELECT MAX(m.idx) FROM merkle_nodes m
-                                 WHERE m.org_id = 'o' AND m.log = 'l' AND m.level = l.level + 1)
-           FROM last_of l WHERE l.idx >= 1
+           SELECT size, level + 1 FROM edge WHERE (size >> (level + 1)) > 0
          )
-         SELECT l.level, l.idx, (SELECT n.hash FROM merkle_nodes n
-           WHERE n.org_id = 'o' AND n.log = 'l' AND n.level = l.level AND n.idx = l.idx) AS hash
-         FROM last_of l WHERE l.idx IS NOT NULL`,
+         SELECT e.size, e.level, (e.size >> e.level) - 1 AS idx, (SELECT n.hash FROM merkle_nodes n
+           WHERE n.org_id = 'o' AND n.log = 'l' AND n.level = e.level
+             AND n.idx = (e.size >> e.level) - 1) AS hash
+         FROM edge e WHERE ((e.size >> e.level) & 1) = 1`,
       );
       expect(tail).toMatch(/Index Only Scan (Backward )?using merkle_nodes_pkey/);
+      expect(tail).toMatch(/Index Scan using merkle_nodes_pkey on merkle_nodes n/);
       expect(tail).not.toMatch(/Seq Scan|Sort/);
     } finally {
       await client.end();

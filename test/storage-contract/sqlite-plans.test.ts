@@ -7,16 +7,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // The statement of MerkleStorage.tail (adapters/src/sql/merkle.ts), as the plan test on PostgreSQL
 // (postgres-engine.test.ts) also holds it.
-const TAIL = `WITH RECURSIVE last_of(level, idx) AS (
-   SELECT 0, (SELECT MAX(idx) FROM merkle_nodes WHERE org_id = ? AND log = ? AND level = 0)
+const TAIL = `WITH RECURSIVE edge(size, level) AS (
+   SELECT COALESCE((SELECT MAX(idx) FROM merkle_nodes
+                    WHERE org_id = ? AND log = ? AND level = 0) + 1, 0), 0
    UNION ALL
-   SELECT l.level + 1, (SELECT MAX(m.idx) FROM merkle_nodes m
-                         WHERE m.org_id = ? AND m.log = ? AND m.level = l.level + 1)
-   FROM last_of l WHERE l.idx >= 1
+   SELECT size, level + 1 FROM edge WHERE (size >> (level + 1)) > 0
  )
- SELECT l.level, l.idx, (SELECT n.hash FROM merkle_nodes n
-   WHERE n.org_id = ? AND n.log = ? AND n.level = l.level AND n.idx = l.idx) AS hash
- FROM last_of l WHERE l.idx IS NOT NULL`;
+ SELECT e.size, e.level, (e.size >> e.level) - 1 AS idx, (SELECT n.hash FROM merkle_nodes n
+   WHERE n.org_id = ? AND n.log = ? AND n.level = e.level
+     AND n.idx = (e.size >> e.level) - 1) AS hash
+ FROM edge e WHERE ((e.size >> e.level) & 1) = 1`;
 
 describe('sqlite query plans of the Merkle tree', () => {
   let dir: string;
@@ -28,16 +28,17 @@ describe('sqlite query plans of the Merkle tree', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('reads a tree tail by probes of the primary key down to the level, never walking a whole tree', () => {
+  it('reads a tree tail by a probe of the primary key for the size and a point lookup per edge node, never walking a whole tree', () => {
     const db = new Database(join(dir, 'db.sqlite'), { readonly: true });
     try {
       const plan = db
         .prepare(`EXPLAIN QUERY PLAN ${TAIL}`)
-        .all('o', 'l', 'o', 'l', 'o', 'l')
+        .all('o', 'l', 'o', 'l')
         .map((row) => (row as { detail: string }).detail);
-      const searches = plan.filter((detail) => /merkle_nodes|\b[mn] USING/.test(detail));
-      expect(searches).toHaveLength(3);
-      for (const search of searches) expect(search).toMatch(/^SEARCH .*level=\?/);
+      const searches = plan.filter((detail) => /merkle_nodes|\bn USING/.test(detail));
+      expect(searches).toHaveLength(2);
+      expect(searches[0]).toMatch(/^SEARCH merkle_nodes USING COVERING INDEX .*level=\?\)/);
+      expect(searches[1]).toMatch(/^SEARCH n USING INDEX .*level=\? AND idx=\?\)/);
       expect(plan.join('\n')).not.toMatch(/SCAN (merkle_nodes|m|n)\b/);
     } finally {
       db.close();

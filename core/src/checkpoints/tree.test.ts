@@ -1,4 +1,10 @@
-import { consistencyPlan, inclusionPlan, leafHash, merkleRoot } from '@runledger/verify/merkle';
+import {
+  consistencyPlan,
+  inclusionPlan,
+  leafHash,
+  merkleRoot,
+  rangeNodes,
+} from '@runledger/verify/merkle';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { MerkleNode, MerkleStorage } from '../ports/merkle-storage.js';
@@ -13,12 +19,12 @@ function memoryMerkle() {
   const merkle: MerkleStorage = {
     size: async () => [...nodes.keys()].filter((k) => k.startsWith('0/')).length,
     tail: async () => {
-      const last = new Map<number, MerkleNode>();
-      for (const [k, hash] of nodes) {
-        const [level, index] = k.split('/').map(Number) as [number, number];
-        if ((last.get(level)?.index ?? -1) < index) last.set(level, { level, index, hash });
-      }
-      return { size: (last.get(0)?.index ?? -1) + 1, nodes: [...last.values()] };
+      const size = [...nodes.keys()].filter((k) => k.startsWith('0/')).length;
+      const edge = rangeNodes(0, size).flatMap((id): MerkleNode[] => {
+        const hash = nodes.get(`${id.level}/${id.index}`);
+        return hash === undefined ? [] : [{ ...id, hash }];
+      });
+      return { size, nodes: edge };
     },
     nodes: async (_org, _log, ids) => {
       reads.push(ids.length);

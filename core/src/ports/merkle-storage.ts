@@ -15,7 +15,10 @@ export interface MerkleNode extends MerkleNodeId {
   hash: Uint8Array;
 }
 
-/** A tree's size and the node of greatest index at each of its levels. */
+/**
+ * A tree's size and its right edge: the complete subtree at each level where the size has a bit
+ * set, node (level, (size >> level) - 1), which is what an append starts from.
+ */
 export interface MerkleTail {
   size: number;
   nodes: MerkleNode[];
@@ -25,9 +28,9 @@ export interface MerkleStorage {
   /** The number of leaves of the tree (0 when it has none): one row of the primary key. */
   size(orgId: string, log: string): Promise<number>;
   /**
-   * The number of leaves and the last stored node of each level, in one query (about log2 n
-   * primary-key probes): the right edge an append needs is among them, so an append that does not
-   * know the size reads it and its edge at once.
+   * The number of leaves and the right edge, in one query (one probe of the primary key for the
+   * size, one point lookup per node of the edge), so an append that does not know the size reads
+   * it and its edge at once.
    */
   tail(orgId: string, log: string): Promise<MerkleTail>;
   /** The stored nodes among `ids`, in any order; a node not stored is left out. */
