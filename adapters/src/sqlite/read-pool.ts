@@ -105,21 +105,23 @@ export class ReadPool {
     await Promise.all(startSnapshot(driver));
   }
 
-  /** Just before a COMMIT: one idle connection holds a snapshot of the last durable state. */
+  /**
+   * Just before a COMMIT: one idle connection takes a snapshot of the last durable state (at once,
+   * the driver being synchronous), and serves reads once that snapshot is known to be open.
+   */
   private pinOne(): void {
     this.commitNumber += 1;
+    const commit = this.commitNumber;
     const driver = this.idle.pop();
     if (driver === undefined) return;
-    this.pinned = driver;
-    void Promise.all(startSnapshot(driver)).catch(() => {
-      // A read that already took it ends its transaction itself (ROLLBACK) and releases it.
-      if (this.pinned !== driver) return;
-      this.pinned = null;
-      void driver.sql
-        .run('ROLLBACK')
-        .catch(() => undefined)
-        .then(() => this.handOn(driver));
-    });
+    void Promise.all(startSnapshot(driver)).then(
+      () => {
+        if (this.commitNumber === commit && this.commits.pending !== null && !this.closed) {
+          this.pinned = driver;
+        } else this.endSnapshot(driver, 'COMMIT');
+      },
+      () => this.endSnapshot(driver, 'ROLLBACK'),
+    );
   }
 
   /**
@@ -130,8 +132,13 @@ export class ReadPool {
     const driver = this.pinned;
     if (driver === null) return;
     this.pinned = null;
+    this.endSnapshot(driver, 'COMMIT');
+  }
+
+  /** Ends a snapshot no read holds, then hands the connection on. */
+  private endSnapshot(driver: Driver, statement: 'COMMIT' | 'ROLLBACK'): void {
     void driver.sql
-      .run('COMMIT')
+      .run(statement)
       .catch(() => driver.sql.run('ROLLBACK'))
       .catch(() => undefined)
       .then(() => this.handOn(driver));
