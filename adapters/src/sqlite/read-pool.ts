@@ -11,6 +11,16 @@ const startSnapshot = (driver: Driver) => [driver.sql.run('BEGIN'), driver.sql.g
 
 type Commits = Pick<DurableCommits, 'pending' | 'aroundEachCommit'>;
 
+/** Ends the connection's transaction with `statement`, or ROLLBACK if even that fails; never rejects. */
+const endTransaction = (driver: Driver, statement: 'COMMIT' | 'ROLLBACK') =>
+  driver.sql
+    .run(statement)
+    .catch(() => driver.sql.run('ROLLBACK'))
+    .then(
+      () => undefined,
+      () => undefined,
+    );
+
 /**
  * Read transactions on their own read-only connections: in WAL mode a reader sees the last commit
  * made before its first statement and nothing later, never the writer's uncommitted batch, and
@@ -137,19 +147,12 @@ export class ReadPool {
 
   /** Ends a snapshot no read holds, then hands the connection on. */
   private endSnapshot(driver: Driver, statement: 'COMMIT' | 'ROLLBACK'): void {
-    void driver.sql
-      .run(statement)
-      .catch(() => driver.sql.run('ROLLBACK'))
-      .catch(() => undefined)
-      .then(() => this.handOn(driver));
+    void endTransaction(driver, statement).then(() => this.handOn(driver));
   }
 
-  /** Ends the connection's transaction (ROLLBACK if even that fails) and returns it to the pool. */
+  /** Ends a read's transaction, then releases its connection to a waiting read or the pool. */
   private async finish(driver: Driver, statement: 'COMMIT' | 'ROLLBACK'): Promise<void> {
-    await driver.sql
-      .run(statement)
-      .catch(() => driver.sql.run('ROLLBACK'))
-      .catch(() => undefined);
+    await endTransaction(driver, statement);
     this.release(driver);
   }
 

@@ -51,11 +51,14 @@ const CHAIN_MINTS = 300;
 /** Untimed open-loop seconds at the first rate before the measured ones (sockets, the org's log). */
 const WARM_UP_SECONDS = 2;
 
+/** An open-loop rate's figures and, on SQLite, the mints per group commit (null on PostgreSQL). */
+type MintOpenLoopFigures = OpenLoopFigures & { mints_per_commit: number | null };
+
 interface EngineResult {
   engine: string;
   phases: Record<string, Figures & { ratio_to_floor: number; double_leases?: number }>;
   chain: Record<string, { receipts_in_chain: number; mint_p50_ms: number }>;
-  open_loop: (OpenLoopFigures & { mints_per_commit: number | null })[];
+  open_loop: MintOpenLoopFigures[];
 }
 
 async function withDatabase<T>(
@@ -257,9 +260,9 @@ async function mintOpenLoop(
   metricsUrl: string,
   auth: Record<string, string>,
   runs: string[],
-): Promise<(OpenLoopFigures & { mints_per_commit: number | null })[]> {
+): Promise<MintOpenLoopFigures[]> {
   const client = httpClient(url, 1024, 4000);
-  const figures: (OpenLoopFigures & { mints_per_commit: number | null })[] = [];
+  const figures: MintOpenLoopFigures[] = [];
   const mint = async () => {
     const run = runs.pop();
     if (run === undefined) return false;
