@@ -1,12 +1,11 @@
 import express, { type Express, type Router } from 'express';
-import helmet from 'helmet';
 import type { Logger } from 'pino';
 import { accessLog } from './http/access-log.js';
 import { markEmptyBody } from './http/empty-body.js';
 import { errorHandler, notFoundRoute } from './http/errors.js';
 import { openApiDocument, type ApiDescription } from './http/openapi.js';
 import { checkJsonBody } from './http/json-bytes.js';
-import { requestId } from './http/request-id.js';
+import { requestEnvelope } from './http/request-envelope.js';
 import type { HttpDeps, Route } from './http/route.js';
 import { firstSegment, segmentRouters } from './http/segment-routers.js';
 import { httpMetrics } from './ops/metrics/http-metrics.js';
@@ -28,7 +27,7 @@ export interface AppOptions {
   pages?: { router: Router; segments: ReadonlySet<string> };
 }
 
-/** The Express app: security headers, ids, logging, JSON parsing, the declared routes, one error handler. */
+/** The Express app: security headers, ids, logging and metrics (one envelope), JSON parsing, the declared routes, one error handler. */
 export function createApp({
   routes,
   deps,
@@ -41,14 +40,23 @@ export function createApp({
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
-  app.use(helmet());
-  app.use(requestId);
-  app.use(accessLog(logger));
-  if (metrics) app.use(httpMetrics(metrics.metrics, metrics.api));
-  // Routes that sign their body (the payment webhook) read it as bytes first; the JSON parser then skips it.
-  const rawParsers = express.Router({ caseSensitive: true, strict: false });
-  for (const route of routes) route.mountRawParser?.(rawParsers, jsonBodyLimit);
-  app.use(rawParsers);
+  app.use(
+    requestEnvelope([
+      accessLog(logger),
+      ...(metrics ? [httpMetrics(metrics.metrics, metrics.api)] : []),
+    ]),
+  );
+  // Routes that sign their body (the payment webhook) read it as bytes first; the JSON parser then
+  // skips it. Requests under other first segments never enter their router.
+  const rawRoutes = routes.filter((route) => route.mountRawParser !== undefined);
+  if (rawRoutes.length > 0) {
+    app.use(
+      segmentRouters(
+        rawRoutes.map((route) => route.path),
+        (i, router) => rawRoutes[i]?.mountRawParser?.(router, jsonBodyLimit),
+      ),
+    );
+  }
   app.use(
     express.json({
       limit: jsonBodyLimit,

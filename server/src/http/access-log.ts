@@ -1,5 +1,5 @@
-import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
+import type { FinishedRequest } from './request-envelope.js';
 
 /**
  * One line per request: id, method, declared route (never the raw path or query string, which may carry a token),
@@ -7,24 +7,19 @@ import type { Logger } from 'pino';
  * other, none of them a credential, so it is written by a child logger without the redaction walk
  * (logger.ts), which cost about 7 µs of every request.
  */
-export function accessLog(logger: Logger): RequestHandler {
+export function accessLog(logger: Logger): FinishedRequest {
   const lines = logger.child({}, { redact: [] });
-  return (req, res, next) => {
-    const started = process.hrtime.bigint();
-    res.on('finish', () => {
-      const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
-      lines.info(
-        {
-          req_id: req.id,
-          method: req.method,
-          // An unmatched path may carry a share token (`/share/<token>/typo`), so it is never logged.
-          route: typeof res.locals.route === 'string' ? res.locals.route : '(unmatched)',
-          status: res.statusCode,
-          duration_ms: Math.round(durationMs * 10) / 10,
-        },
-        'request',
-      );
-    });
-    next();
+  return (req, res, seconds) => {
+    lines.info(
+      {
+        req_id: req.id,
+        method: req.method,
+        // An unmatched path may carry a share token (`/share/<token>/typo`), so it is never logged.
+        route: typeof res.locals.route === 'string' ? res.locals.route : '(unmatched)',
+        status: res.statusCode,
+        duration_ms: Math.round(seconds * 10_000) / 10,
+      },
+      'request',
+    );
   };
 }
