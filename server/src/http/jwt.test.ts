@@ -136,6 +136,35 @@ describe('verifyHs256', () => {
     expect(signer.verify(token)).toBeNull();
   });
 
+  it('the signer keeps what it verified, and answers as verifyHs256 at every moment (property)', () => {
+    let hits = 0;
+    fc.assert(
+      fc.property(
+        fc.array(tokenArb, { minLength: 1, maxLength: 6 }),
+        fc.array(fc.tuple(fc.nat(), fc.integer({ min: NOW - 3, max: NOW + 3 })), {
+          minLength: 1,
+          maxLength: 30,
+        }),
+        (pool, steps) => {
+          let now = NOW;
+          const signer = jwtSigner(SECRET, 1, { now: () => new Date(now * 1000) });
+          const seen = new Set<string>();
+          for (const [pick, at] of steps) {
+            const token = pool[pick % pool.length] ?? '';
+            now = at;
+            const want = verifyHs256(token, key, at);
+            if (seen.has(token) && want !== null) hits += 1;
+            seen.add(token);
+            expect(signer.verify(token)).toEqual(want);
+          }
+        },
+      ),
+      { numRuns: 500 },
+    );
+    // Tokens were asked again while usable, so kept claims answered.
+    expect(hits).toBeGreaterThan(100);
+  });
+
   it('refuses garbage, other algorithms, extra parts and padded signatures', () => {
     const good = jwt.sign(
       { sub: 'u', org: 'o', jti: 'j', iss: JWT_ISSUER, aud: JWT_AUDIENCE, iat: NOW, exp: NOW + 60 },
