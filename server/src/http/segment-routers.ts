@@ -6,28 +6,62 @@ export const firstSegment = (path: string): string => {
   return end === -1 ? path.slice(1) : path.slice(1, end);
 };
 
+/** A route template's segment that stands for any one segment: `{run_id}`. */
+const isParam = (segment: string) => segment.startsWith('{');
+
 /**
- * One Express router per first path segment (`runs`, `org`, `ledger`…), each holding its routes in
- * their declared order, and a handler that hands a request to its segment's router only. Express
- * tries a router's routes one by one; with over a hundred routes in one router, a request would be
- * matched against most of them. A segment no route has goes on to the next handler (the 404).
+ * A path's shape: its first segment, its number of segments and its last segment, so that only
+ * routes of that shape are tried. One trailing slash is not a segment: the routers are not strict.
+ */
+function shapeOf(path: string): { first: string; count: number; last: string } {
+  const end = path.length > 1 && path.endsWith('/') ? path.length - 1 : path.length;
+  let count = 1;
+  for (let i = path.indexOf('/', 1); i !== -1 && i < end; i = path.indexOf('/', i + 1)) count += 1;
+  return {
+    first: firstSegment(path),
+    count,
+    last: path.slice(path.lastIndexOf('/', end - 1) + 1, end),
+  };
+}
+
+/** Stands for any last segment in a key: the shape has a route whose last segment is a parameter. */
+const ANY = '{}';
+
+const keyOf = (first: string, count: number, last: string) => `${first}/${count}/${last}`;
+
+/**
+ * One Express router per path shape (first segment, number of segments, last segment), each holding
+ * its routes in their declared order, and a handler that hands a request to its shape's router
+ * only. Express tries a router's routes one by one, matching each one's regular expression; with a
+ * router per first segment, `POST /runs/{run_id}/receipt` was tried against a dozen other
+ * `/runs/{run_id}/…` routes first. A route template can only match paths of its own number of
+ * segments, and one whose last segment is literal only paths ending in it; where some route of a
+ * shape ends in a parameter, all routes of that first segment and length share one router, so the
+ * declared order still decides between them. A shape no route has goes on to the next handler (the
+ * 404).
  */
 export function segmentRouters(
   paths: readonly string[],
   mount: (index: number, router: Router) => void,
 ): RequestHandler {
+  const shapes = paths.map((path) => shapeOf(path));
+  const paramLast = new Set(
+    shapes.flatMap(({ first, count, last }) => (isParam(last) ? [keyOf(first, count, ANY)] : [])),
+  );
   const routers = new Map<string, Router>();
-  paths.forEach((path, index) => {
-    const segment = firstSegment(path);
-    let router = routers.get(segment);
+  shapes.forEach(({ first, count, last }, index) => {
+    const any = keyOf(first, count, ANY);
+    const key = paramLast.has(any) ? any : keyOf(first, count, last);
+    let router = routers.get(key);
     if (router === undefined) {
       router = express.Router({ caseSensitive: true, strict: false });
-      routers.set(segment, router);
+      routers.set(key, router);
     }
     mount(index, router);
   });
   return (req, res, next) => {
-    const router = routers.get(firstSegment(req.path));
+    const { first, count, last } = shapeOf(req.path);
+    const router = routers.get(keyOf(first, count, last)) ?? routers.get(keyOf(first, count, ANY));
     if (router === undefined) next();
     else router(req, res, next);
   };
