@@ -136,8 +136,55 @@ function sortedCopy(value: unknown, path: Path, seen: Set<object>): unknown {
   }
 }
 
+/** Past this depth `printsCanonically` leaves the value to the checked paths (which find cycles). */
+const FAST_DEPTH = 64;
+
+/**
+ * Whether JSON.stringify already prints the value canonically, with nothing to copy: every object
+ * plain, its keys enumerated in strictly increasing UTF-16 order (JSON.stringify writes them in that
+ * same order, integer-like keys included), every string and key free of lone surrogates, every
+ * number finite, and nothing else (no undefined, hole, function, bigint, Date or array `toJSON`).
+ * Text parsed from canonical JSON, and payloads built in key order, always are; anything else answers
+ * false at its first out-of-order key and takes the paths above, which also name what is wrong.
+ */
+function printsCanonically(value: unknown, depth: number): boolean {
+  switch (typeof value) {
+    case 'string':
+      return !SURROGATE.test(value) || !LONE_SURROGATE.test(value);
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(value);
+    case 'object': {
+      if (value === null) return true;
+      if (depth >= FAST_DEPTH) return false;
+      if (Array.isArray(value)) {
+        if (Object.getPrototypeOf(value) !== Array.prototype || 'toJSON' in value) return false;
+        for (let i = 0; i < value.length; i += 1) {
+          if (!printsCanonically(value[i], depth + 1)) return false;
+        }
+        return true;
+      }
+      const proto = Object.getPrototypeOf(value) as unknown;
+      if (proto !== Object.prototype && proto !== null) return false;
+      const record = value as Record<string, unknown>;
+      let previous: string | null = null;
+      for (const key of Object.keys(record)) {
+        if (previous !== null && !(previous < key)) return false;
+        if (SURROGATE.test(key) && LONE_SURROGATE.test(key)) return false;
+        if (!printsCanonically(record[key], depth + 1)) return false;
+        previous = key;
+      }
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
 /** RFC 8785 (JCS) canonical JSON text of a plain JSON value. */
 export function canonicalJson(value: unknown): string {
+  if (printsCanonically(value, 0)) return JSON.stringify(value);
   let copy: unknown;
   try {
     copy = sortedCopy(value, [], new Set());

@@ -13,6 +13,16 @@ describe('canonicalJson against the reference implementation', () => {
     );
   });
 
+  it('writes values already in canonical key order (parsed from canonical text) unchanged', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 6 }), (value) => {
+        const text = canonicalize(value) ?? 'null';
+        expect(canonicalJson(JSON.parse(text))).toBe(text);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('agrees on strings with any well-formed UTF-16, including astral characters and escapes', () => {
     fc.assert(
       fc.property(
