@@ -90,6 +90,12 @@ describe('buildReceipt', () => {
     );
   });
 
+  it('returns a payload whose keys enumerate in canonical order, so its text needs no copy', () => {
+    const r = buildReceipt(input());
+    expect(JSON.stringify(r.payload)).toBe(r.payload_text);
+    expect(r.payload_text).toBe(canonicalJson(JSON.parse(r.payload_text)));
+  });
+
   it('names the receipt {prefix}-{6-digit org_seq}-{first 8 hex of its hash}', () => {
     const r = buildReceipt(input({ head: { org_seq: 6, receipt_sha256: hex('f') } }));
     expect(r.receipt_id).toBe(`rcpt-000007-${r.receipt_sha256.slice(0, 8)}`);

@@ -17,27 +17,29 @@ const Timestamp = z.iso.datetime({ precision: 3 });
 const Count = z.int().nonnegative();
 const Id = z.string().min(1);
 
+/**
+ * Fields in the order the canonical text writes them (sorted by key, at every level): what zod
+ * returns then enumerates its keys in that order, and canonicalJson writes it without a copy.
+ */
 export const RunReceiptPayload = z.strictObject({
-  v: z.literal(1),
-  type: z.literal('run_receipt'),
-  org_id: Id,
-  org_seq: Count,
-  parent_hash: Sha256,
-  minted_at: Timestamp,
-  run: z.strictObject({
-    id: Id,
-    title: z.string(),
-    project_id: Id,
-    created_by: Id,
-    created_at: Timestamp,
+  approval: z.strictObject({
+    decided_at: Timestamp,
+    decided_by: Id,
+    decision: ApprovalDecision.extract(['approved']),
+    note: z.string().nullable(),
   }),
-  flight_sheet: z.strictObject({
-    id: Id,
-    slug: z.string().min(1),
-    version: z.string().regex(/^\d+\.\d+\.\d+$/, 'must be MAJOR.MINOR.PATCH'),
-    sha256: Sha256,
-  }),
-  submission_sha256: Sha256,
+  checks: z.array(
+    z.strictObject({
+      category: CheckCategory,
+      detail: z.string().nullable(),
+      key: z.string().min(1),
+      kind: CheckKind,
+      severity: RuleSeverity,
+      // A receipted run was finalized, so no check is still open.
+      status: CheckStatus.exclude(['open']),
+      tier: TierLevel,
+    }),
+  ),
   evidence: z.array(
     z.strictObject({
       id: Id,
@@ -47,28 +49,30 @@ export const RunReceiptPayload = z.strictObject({
       size: Count,
     }),
   ),
-  checks: z.array(
-    z.strictObject({
-      key: z.string().min(1),
-      category: CheckCategory,
-      kind: CheckKind,
-      severity: RuleSeverity,
-      tier: TierLevel,
-      // A receipted run was finalized, so no check is still open.
-      status: CheckStatus.exclude(['open']),
-      detail: z.string().nullable(),
-    }),
-  ),
+  flight_sheet: z.strictObject({
+    id: Id,
+    sha256: Sha256,
+    slug: z.string().min(1),
+    version: z.string().regex(/^\d+\.\d+\.\d+$/, 'must be MAJOR.MINOR.PATCH'),
+  }),
+  minted_at: Timestamp,
+  org_id: Id,
+  org_seq: Count,
+  parent_hash: Sha256,
+  run: z.strictObject({
+    created_at: Timestamp,
+    created_by: Id,
+    id: Id,
+    project_id: Id,
+    title: z.string(),
+  }),
+  submission_sha256: Sha256,
+  type: z.literal('run_receipt'),
+  v: z.literal(1),
   verdict: z.strictObject({
     outcome: VerdictOutcome,
-    severity: Severity,
     score: z.int().min(0).max(100),
-  }),
-  approval: z.strictObject({
-    decision: ApprovalDecision.extract(['approved']),
-    note: z.string().nullable(),
-    decided_by: Id,
-    decided_at: Timestamp,
+    severity: Severity,
   }),
 });
 export type RunReceiptPayload = z.infer<typeof RunReceiptPayload>;
