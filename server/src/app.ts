@@ -47,13 +47,12 @@ export function createApp({
     ]),
   );
   // Routes that sign their body (the payment webhook) read it as bytes first; the JSON parser then
-  // skips it. Requests under other first segments never enter their router.
+  // skips it. Requests of other path shapes never enter their routers.
   const rawRoutes = routes.filter((route) => route.mountRawParser !== undefined);
   if (rawRoutes.length > 0) {
     app.use(
-      segmentRouters(
-        rawRoutes.map((route) => route.path),
-        (i, router) => rawRoutes[i]?.mountRawParser?.(router, jsonBodyLimit),
+      segmentRouters(rawRoutes, (i, router) =>
+        rawRoutes[i]?.mountRawParser?.(router, jsonBodyLimit),
       ),
     );
   }
@@ -81,9 +80,9 @@ export function createApp({
       res.locals.route = '/openapi.json';
       res.json(document);
     });
-  const paths = [...routes.map((route) => route.path), '/openapi.json'];
+  const templates = [...routes, { path: '/openapi.json' }];
   app.use(
-    segmentRouters(paths, (i, router) => {
+    segmentRouters(templates, (i, router) => {
       const route = routes[i];
       if (route === undefined) openApi(router);
       else route.mount(router, deps);

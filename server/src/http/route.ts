@@ -12,6 +12,8 @@ export type { HttpDeps, RouteContext } from './route-spec.js';
 export interface Route {
   method: Method;
   path: string;
+  /** Whether a parameter of the path spans several segments (`restParam`). */
+  spansSegments: boolean;
   mount(router: Router, deps: HttpDeps): void;
   /** Only for `rawBody` routes: mounts a raw-bytes parser, to run before the app's JSON parser. */
   mountRawParser?(router: Router, limit: number): void;
@@ -35,6 +37,7 @@ export function defineRoute<
   return {
     method: route.method,
     path: route.path,
+    spansSegments: route.restParam !== undefined,
     mount: (router, deps) => mountRoute(route, router, deps),
     ...(route.rawBody
       ? { mountRawParser: (router: Router, limit: number) => mountRawParser(route, router, limit) }

@@ -5,7 +5,7 @@ import { listen } from './listen.js';
 import { segmentRouters } from './segment-routers.js';
 
 /** Templates with shared shapes, literal and parameter last segments, and orders that matter. */
-const ROUTES: readonly (readonly ['get' | 'post', string])[] = [
+const ROUTES: readonly (readonly ['get' | 'post', string, 'rest'?])[] = [
   ['get', '/'],
   ['get', '/runs'],
   ['post', '/runs'],
@@ -19,13 +19,18 @@ const ROUTES: readonly (readonly ['get' | 'post', string])[] = [
   ['get', '/org/{org_id}'],
   ['post', '/org/members/{user_id}/role'],
   ['get', '/ledger/{org_id}/entries'],
+  ['get', '/files/readme'],
+  ['get', '/files/{org_id}/tile/{tile_path}', 'rest'],
+  ['get', '/files/{org_id}/checkpoint'],
 ];
 
-const expressPath = (template: string) => template.replace(/\{(\w+)\}/g, ':$1');
+/** As mount.ts writes it: the rest parameter (always the last) as `*name`, the others as `:name`. */
+const expressPath = (template: string, rest: boolean) =>
+  (rest ? template.replace(/\{(\w+)\}$/, '*$1') : template).replace(/\{(\w+)\}/g, ':$1');
 
 function handle(router: Router, index: number): void {
-  const [method, template] = ROUTES[index] ?? ['get', '/'];
-  router[method](expressPath(template), (req, res) => {
+  const [method, template, rest] = ROUTES[index] ?? ['get', '/'];
+  router[method](expressPath(template, rest === 'rest'), (req, res) => {
     res.json({ index, params: req.params });
   });
 }
@@ -44,7 +49,7 @@ function byShape(): Express {
   const app = express();
   app.use(
     segmentRouters(
-      ROUTES.map(([, template]) => template),
+      ROUTES.map(([, path, rest]) => ({ path, spansSegments: rest === 'rest' })),
       (index, router) => handle(router, index),
     ),
   );
@@ -111,6 +116,9 @@ describe('segment routers', () => {
             ['/org/members', 'OPTIONS'],
             ['/runs/r1/verdict', 'OPTIONS'],
             ['/', 'GET'],
+            ['/files/o1/tile/0/000.p/3', 'GET'],
+            ['/files/o1/tile/x', 'GET'],
+            ['/files/readme', 'GET'],
           ],
         },
       );

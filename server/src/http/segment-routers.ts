@@ -29,6 +29,15 @@ const ANY = '{}';
 
 const keyOf = (first: string, count: number, last: string) => `${first}/${count}/${last}`;
 
+/** A route's path template, and whether a parameter of it spans several segments (`*name`). */
+export interface RouteTemplate {
+  path: string;
+  spansSegments?: boolean;
+}
+
+/** The key of a first segment whose routes all share one router: one of them spans segments. */
+const WHOLE = '*';
+
 /**
  * One Express router per path shape (first segment, number of segments, last segment), each holding
  * its routes in their declared order, and a handler that hands a request to its shape's router
@@ -36,22 +45,30 @@ const keyOf = (first: string, count: number, last: string) => `${first}/${count}
  * router per first segment, `POST /runs/{run_id}/receipt` was tried against a dozen other
  * `/runs/{run_id}/…` routes first. A route template can only match paths of its own number of
  * segments, and one whose last segment is literal only paths ending in it; where some route of a
- * shape ends in a parameter, all routes of that first segment and length share one router, so the
- * declared order still decides between them. A shape no route has goes on to the next handler (the
- * 404).
+ * shape ends in a parameter, all routes of that first segment and length share one router, and
+ * where some route of a first segment has a parameter spanning segments, all routes of that first
+ * segment do, so the declared order still decides between them. A shape no route has goes on to
+ * the next handler (the 404).
  */
 export function segmentRouters(
-  paths: readonly string[],
+  templates: readonly RouteTemplate[],
   mount: (index: number, router: Router) => void,
 ): RequestHandler {
-  const shapes = paths.map((path) => shapeOf(path));
+  const shapes = templates.map(({ path }) => shapeOf(path));
+  const whole = new Set(
+    templates.flatMap(({ path, spansSegments }) => (spansSegments ? [firstSegment(path)] : [])),
+  );
   const paramLast = new Set(
     shapes.flatMap(({ first, count, last }) => (isParam(last) ? [keyOf(first, count, ANY)] : [])),
   );
   const routers = new Map<string, Router>();
   shapes.forEach(({ first, count, last }, index) => {
     const any = keyOf(first, count, ANY);
-    const key = paramLast.has(any) ? any : keyOf(first, count, last);
+    const key = whole.has(first)
+      ? keyOf(first, 0, WHOLE)
+      : paramLast.has(any)
+        ? any
+        : keyOf(first, count, last);
     let router = routers.get(key);
     if (router === undefined) {
       router = express.Router({ caseSensitive: true, strict: false });
@@ -61,7 +78,9 @@ export function segmentRouters(
   });
   return (req, res, next) => {
     const { first, count, last } = shapeOf(req.path);
-    const router = routers.get(keyOf(first, count, last)) ?? routers.get(keyOf(first, count, ANY));
+    const router = whole.has(first)
+      ? routers.get(keyOf(first, 0, WHOLE))
+      : (routers.get(keyOf(first, count, last)) ?? routers.get(keyOf(first, count, ANY)));
     if (router === undefined) next();
     else router(req, res, next);
   };
