@@ -8,8 +8,8 @@ export type FinishedRequest = (req: Request, res: Response, seconds: number) => 
 /**
  * What every request gets before routing, as one middleware: helmet's security headers, an id, and
  * one `finish` listener that tells each observer (the access log, the HTTP metrics) how long the
- * answer took. One layer and one listener instead of four layers and two listeners: about 20 µs less
- * per request on the bench's machine (docs/benchmarks.md).
+ * answer took. One layer and one listener instead of four layers and two listeners, which cost more
+ * per request than the work they do (docs/benchmarks.md).
  */
 export function requestEnvelope(observers: readonly FinishedRequest[]): RequestHandler {
   const headers = helmetHeaders();
