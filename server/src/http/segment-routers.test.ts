@@ -20,6 +20,8 @@ const ROUTES: readonly (readonly ['get' | 'post', string, 'rest'?])[] = [
   ['post', '/org/members/{user_id}/role'],
   ['get', '/ledger/{org_id}/entries'],
   ['get', '/files/readme'],
+  ['get', '/docs/readme'],
+  ['get', '/docs/v{org_id}'],
   ['get', '/files/{org_id}/tile/{tile_path}', 'rest'],
   ['get', '/files/{org_id}/checkpoint'],
 ];
@@ -119,6 +121,7 @@ describe('segment routers', () => {
             ['/files/o1/tile/0/000.p/3', 'GET'],
             ['/files/o1/tile/x', 'GET'],
             ['/files/readme', 'GET'],
+            ['/docs/v1', 'GET'],
           ],
         },
       );

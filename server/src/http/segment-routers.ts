@@ -6,8 +6,8 @@ export const firstSegment = (path: string): string => {
   return end === -1 ? path.slice(1) : path.slice(1, end);
 };
 
-/** A route template's segment that stands for any one segment: `{run_id}`. */
-const isParam = (segment: string) => segment.startsWith('{');
+/** A route template's segment that holds a parameter (`{run_id}`, or `{id}.pdf`): not literal. */
+const isParam = (segment: string) => segment.includes('{');
 
 /**
  * A path's shape: its first segment, its number of segments and its last segment, so that only
