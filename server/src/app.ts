@@ -27,7 +27,10 @@ export interface AppOptions {
   pages?: { router: Router; segments: ReadonlySet<string> };
 }
 
-/** The Express app: security headers, ids, logging and metrics (one envelope), JSON parsing, the declared routes, one error handler. */
+/**
+ * The Express app: security headers, ids, logging and metrics (one envelope), JSON parsing, the
+ * declared routes, one error handler.
+ */
 export function createApp({
   routes,
   deps,

@@ -51,8 +51,7 @@ export function jwtSigner(secret: string, ttlHours: number, clock: Clock): JwtSi
       );
     },
     verify(token) {
-      const signed = verified.read(token);
-      return signed !== null && usableAt(signed, nowSeconds()) ? signed.claims : null;
+      return claimsAt(verified.read(token), nowSeconds());
     },
   };
 }
@@ -106,9 +105,11 @@ export function readHs256(token: string, key: KeyObject): SignedClaims | null {
   return { claims: { sub, org }, exp, nbf };
 }
 
-/** Whether `now` is inside the token's window: before `exp`, and not before `nbf`. */
-export const usableAt = ({ exp, nbf }: SignedClaims, now: number): boolean =>
-  now < exp && (nbf === undefined || nbf <= now);
+/** The claims when `now` is inside the token's window (before `exp`, not before `nbf`), else null. */
+export function claimsAt(signed: SignedClaims | null, now: number): AccessClaims | null {
+  if (signed === null || now >= signed.exp) return null;
+  return signed.nbf === undefined || signed.nbf <= now ? signed.claims : null;
+}
 
 /**
  * Verifies an access token as jsonwebtoken would with `algorithms: ['HS256']`, our issuer and
@@ -116,6 +117,5 @@ export const usableAt = ({ exp, nbf }: SignedClaims, now: number): boolean =>
  * CPU): readHs256, then an `exp` in the future and no `nbf` in the future.
  */
 export function verifyHs256(token: string, key: KeyObject, now: number): AccessClaims | null {
-  const signed = readHs256(token, key);
-  return signed !== null && usableAt(signed, now) ? signed.claims : null;
+  return claimsAt(readHs256(token, key), now);
 }
