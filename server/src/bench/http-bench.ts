@@ -1,10 +1,10 @@
 /**
  * `npm run bench:http`: the real server as a child process (SQLite; PostgreSQL too when `--pg <url>`
  * or BENCH_DATABASE_URL names a database server), driven over keep-alive HTTP from this process.
- * Prints a table and writes a JSON file: the /health floor (and beside it node:http alone, in its own
- * process, the platform's floor), authenticated reads, mint only, the full
- * run flow, and router lease → accept → complete, each with rate, p50, p99 and its ratio to the floor
- * measured in the same run; then mint p50 when one chain holds 10^3 vs 10^5 receipts (10^6 with --long).
+ * Prints a table and writes a JSON file: the floor (node:http alone, in its own process, answering
+ * /health), the server's own /health, authenticated reads, mint only, the full run flow, and router
+ * lease → accept → complete, each with rate, p50, p99 and its ratio to the floor measured in the same
+ * run; then mint p50 when one chain holds 10^3 vs 10^5 receipts (10^6 with --long).
  * No pass/fail: speed is measured here, never asserted in tests.
  *
  *   node server/dist/bench/http-bench.js [--seconds S] [--pg URL] [--long] [--json FILE] [--server MAIN]
@@ -127,7 +127,7 @@ function seedOrgs(engine: 'sqlite' | 'postgres', storage: Storage) {
   ]).finally(() => storage.close());
 }
 
-/** GET /health on node:http alone, the platform's floor beside the server's own. */
+/** GET /health on node:http alone: the platform's floor every phase's ratio divides by. */
 async function bareHealth(): Promise<Figures> {
   const bare = await startBareHttpChild();
   const bareApi = httpClient(bare.url, 64);
@@ -192,16 +192,16 @@ async function benchEngine(engine: 'sqlite' | 'postgres'): Promise<EngineResult>
       try {
         const phases: EngineResult['phases'] = {};
         const record = (name: string, figures: Figures & { double_leases?: number }) => {
-          const floor = phases['health']?.rate ?? figures.rate;
+          // The platform's floor: node:http alone, in its own process, under the same load.
+          const floor = phases['node:http alone']?.rate ?? figures.rate;
           phases[name] = { ...figures, ratio_to_floor: figures.rate / floor };
           console.log(`[${engine}] ${name}: ${figures.rate.toFixed(0)}/s`);
         };
         return await cpuReader.run(readCpu, async () => {
           // Untimed warm-up first: a cold server (JIT, pools) would otherwise lower the floor.
           await health(api, 1);
-          record('health', await health(api, seconds));
-          // Beside the server's own /health floor, the platform's: node:http alone, same load.
           record('node:http alone', await bareHealth());
+          record('health', await health(api, seconds));
           const authMint = await signIn(api, mint!.email);
           if (!skip.has('read'))
             record('authenticated read', await authenticatedRead(api, authMint, seconds));
