@@ -5,7 +5,13 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CHECKPOINT_INTERVAL_MS, Checkpointer } from './checkpointer.js';
+import {
+  CHECKPOINT_INTERVAL_MS,
+  Checkpointer,
+  MAX_PRECOPIES,
+  PAUSE_FRAMES,
+  RESTART_FRAMES,
+} from './checkpointer.js';
 import { Connection } from './connection.js';
 
 /**
@@ -55,13 +61,13 @@ describe('the checkpoint worker', () => {
     // The database appears; its delay not yet past, the dead worker is not replaced.
     const db = writer(file, 40);
     checkpointer.request();
-    expect(checkpointer.stats).toEqual({ done: 0, pauses: 0, failed: 0, deaths: 1 });
+    expect(checkpointer.stats).toEqual({ done: 0, precopies: 0, pauses: 0, failed: 0, deaths: 1 });
     checkpointer.request(later());
     await vi.waitFor(() => expect(checkpointer.stats.done).toBe(1), settle);
     expect(await rowsInFileAlone(file)).toBe(40);
     await checkpointer.close();
     db.close();
-    expect(checkpointer.stats).toEqual({ done: 1, pauses: 0, failed: 0, deaths: 1 });
+    expect(checkpointer.stats).toEqual({ done: 1, precopies: 0, pauses: 0, failed: 0, deaths: 1 });
   });
 
   it('counts a worker that dies during a checkpoint (not a database) as a failure and a death', async () => {
@@ -103,6 +109,63 @@ describe('the checkpoint worker', () => {
     await connection.close();
   });
 
+  it('runs pre-copies before a pause until one finds few frames added, at most MAX_PRECOPIES', async () => {
+    const file = join(dir, 'db.sqlite');
+    const db = writer(file, 0);
+    const insert = db.prepare('INSERT INTO t (k, pad) VALUES (?, ?)');
+    // A read that takes a new snapshot after each write, as the server's reads do: checkpoints copy
+    // every frame, but the log cannot restart under it and grows as under writes that never stop.
+    const reader = new Database(file, { readonly: true });
+    let k = 0;
+    /** About `frames` log frames (one row of 3,000 bytes fills most of a 4 KiB page). */
+    const write = (frames: number) => {
+      db.transaction(() => {
+        for (let i = 0; i < frames; i += 1, k += 1) insert.run(k, 'x'.repeat(3000));
+      })();
+      if (reader.inTransaction) reader.prepare('COMMIT').run();
+      reader.prepare('BEGIN').run();
+      reader.prepare('SELECT COUNT(*) FROM t').get();
+    };
+    const checkpointer = Checkpointer.start(file);
+    /** One request, answered as a pre-copy (null) or a pause (its settling), once it has run. */
+    const step = async (t: number) => {
+      const done = checkpointer.stats.done;
+      const pause = checkpointer.request(t);
+      await (pause ?? vi.waitFor(() => expect(checkpointer.stats.done).toBe(done + 1), settle));
+      return pause === null ? 'checkpoint' : 'pause';
+    };
+    try {
+      const t = later();
+      write(RESTART_FRAMES + 200);
+      expect(await step(t)).toBe('checkpoint');
+      // The log is long: a pre-copy at once. Many frames added since the checkpoint before it
+      // started: another at once, no pause yet.
+      write(PAUSE_FRAMES * 2);
+      expect(await step(t + 1)).toBe('checkpoint');
+      // Few frames added since the last pre-copy started: the pause comes next.
+      write(10);
+      expect(await step(t + 2)).toBe('checkpoint');
+      expect(await step(t + 3)).toBe('pause');
+      expect(checkpointer.stats).toMatchObject({ done: 4, precopies: 2, pauses: 1, failed: 0 });
+      // However fast the log grows, a pause comes after MAX_PRECOPIES pre-copies.
+      write(RESTART_FRAMES + 200);
+      let now = t + 3 + CHECKPOINT_INTERVAL_MS;
+      expect(await step(now)).toBe('checkpoint');
+      for (let i = 0; i < MAX_PRECOPIES; i += 1) {
+        write(PAUSE_FRAMES * 2);
+        expect(await step((now += 1))).toBe('checkpoint');
+      }
+      write(PAUSE_FRAMES * 2);
+      expect(await step((now += 1))).toBe('pause');
+      expect(checkpointer.stats).toMatchObject({ precopies: 2 + MAX_PRECOPIES, pauses: 2 });
+    } finally {
+      if (reader.inTransaction) reader.prepare('COMMIT').run();
+      reader.close();
+      await checkpointer.close();
+      db.close();
+    }
+  });
+
   it('pauses the writer again only after the interval while a long read holds an older snapshot', async () => {
     const file = join(dir, 'db.sqlite');
     const db = writer(file, 0);
@@ -119,17 +182,20 @@ describe('the checkpoint worker', () => {
       const t = later();
       expect(checkpointer.request(t)).toBeNull();
       await vi.waitFor(() => expect(checkpointer.stats.done).toBe(1), settle);
-      // It found the log long and could not copy it all: the next request is a pause at once.
-      const pause = checkpointer.request(t + 1);
+      // It found the log long and could not copy it all: a pre-copy at once, which finds no frame
+      // added, then a pause at once.
+      expect(checkpointer.request(t + 1)).toBeNull();
+      await vi.waitFor(() => expect(checkpointer.stats.done).toBe(2), settle);
+      const pause = checkpointer.request(t + 2);
       expect(pause).not.toBeNull();
       await pause;
-      expect(checkpointer.stats).toMatchObject({ done: 2, pauses: 1 });
+      expect(checkpointer.stats).toMatchObject({ done: 3, precopies: 1, pauses: 1 });
       // The read still holds its snapshot: no other pause before the interval, one after it.
-      expect(checkpointer.request(t + 2)).toBeNull();
-      const again = checkpointer.request(t + 1 + CHECKPOINT_INTERVAL_MS);
+      expect(checkpointer.request(t + 3)).toBeNull();
+      const again = checkpointer.request(t + 2 + CHECKPOINT_INTERVAL_MS);
       expect(again).not.toBeNull();
       await again;
-      expect(checkpointer.stats).toMatchObject({ done: 3, pauses: 2, failed: 0 });
+      expect(checkpointer.stats).toMatchObject({ done: 4, precopies: 1, pauses: 2, failed: 0 });
     } finally {
       reader.prepare('COMMIT').run();
       reader.close();
