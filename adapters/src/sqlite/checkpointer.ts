@@ -107,8 +107,6 @@ export class Checkpointer {
       if (outcome.ok) {
         this.stats.done += 1;
         this.deathsInARow = 0;
-        // A pause that copied every frame needs no other: the next write restarts the log. A
-        // checkpoint beside the writer may copy every frame too, but the writer has gone on by then.
         this.decideNext(this.pause !== null, outcome.log ?? 0, outcome.left ?? 0);
       } else this.stats.failed += 1;
       this.settled();
