@@ -3,8 +3,8 @@
  * or BENCH_DATABASE_URL names a database server), driven over keep-alive HTTP from this process.
  * Prints a table and writes a JSON file: the floor (node:http alone, in its own process, answering
  * /health), the server's own /health, authenticated reads, mint only, the full run flow, and router
- * lease → accept → complete, each with rate, p50, p99 and its ratio to the floor measured in the same
- * run; then mint p50 when one chain holds 10^3 vs 10^5 receipts (10^6 with --long).
+ * lease → accept → complete, each with rate, p50, p99 and its ratio to the floor measured in the
+ * same run; then mint p50 when one chain holds 10^3 vs 10^5 receipts (10^6 with --long).
  * No pass/fail: speed is measured here, never asserted in tests.
  *
  *   node server/dist/bench/http-bench.js [--seconds S] [--pg URL] [--long] [--json FILE] [--server MAIN]
@@ -52,7 +52,11 @@ const CHAIN_MINTS = 300;
 const WARM_UP_SECONDS = 2;
 
 /** An open-loop rate's figures and, on SQLite, the mints per group commit (null on PostgreSQL). */
-type MintOpenLoopFigures = OpenLoopFigures & { mints_per_commit: number | null };
+type MintOpenLoopFigures = OpenLoopFigures & {
+  mints_per_commit: number | null;
+  /** The floor: p99 of GET /health on node:http alone, offered at the same rate in the same run. */
+  floor_p99_ms: number;
+};
 
 interface EngineResult {
   engine: string;
@@ -254,6 +258,20 @@ async function writerCounters(metricsUrl: string): Promise<{ mints: number; comm
   };
 }
 
+/** p99 of GET /health on node:http alone, in its own process, offered at `rate` like the mints. */
+async function bareOpenLoopP99(rate: number): Promise<number> {
+  const bare = await startBareHttpChild();
+  const client = httpClient(bare.url, 1024, 4000);
+  const get = async () => (await client.request('GET', '/health')).status === 200;
+  try {
+    await driveOpenLoop(rate, 1, get);
+    return (await driveOpenLoop(rate, seconds, get)).p99_ms;
+  } finally {
+    client.close();
+    await bare.stop();
+  }
+}
+
 /** Mints at each offered rate in turn, from one pool of approved runs, on a client with room to queue. */
 async function mintOpenLoop(
   url: string,
@@ -284,6 +302,7 @@ async function mintOpenLoop(
       figures.push({
         ...result,
         mints_per_commit: commits === 0 ? null : (after.mints - before.mints) / commits,
+        floor_p99_ms: await bareOpenLoopP99(rate),
       });
     }
   } finally {
@@ -314,7 +333,7 @@ function printTable(results: EngineResult[]): void {
     }
     for (const o of r.open_loop) {
       console.log(
-        `${r.engine.padEnd(9)}${`mint at ${o.offered_rate}/s offered`.padEnd(28)}${pad(o.achieved_rate.toFixed(0), 9)}${pad(o.p50_ms.toFixed(2), 9)}${pad(o.p99_ms.toFixed(2), 9)}${pad('', 9)}${pad(String(o.errors), 8)}   ${cpuText(o.cpu_us_per_op)}; p99.9 ${o.p999_ms.toFixed(2)} ms; generator lag at worst ${o.max_send_lag_ms.toFixed(1)} ms${o.mints_per_commit === null ? '' : `; ${o.mints_per_commit.toFixed(1)} mints per commit`}`,
+        `${r.engine.padEnd(9)}${`mint at ${o.offered_rate}/s offered`.padEnd(28)}${pad(o.achieved_rate.toFixed(0), 9)}${pad(o.p50_ms.toFixed(2), 9)}${pad(o.p99_ms.toFixed(2), 9)}${pad((o.p99_ms / o.floor_p99_ms).toFixed(1), 9)}${pad(String(o.errors), 8)}   ${cpuText(o.cpu_us_per_op)}; floor p99 ${o.floor_p99_ms.toFixed(2)} ms; p99.9 ${o.p999_ms.toFixed(2)} ms; generator lag at worst ${o.max_send_lag_ms.toFixed(1)} ms${o.mints_per_commit === null ? '' : `; ${o.mints_per_commit.toFixed(1)} mints per commit`}`,
       );
       for (const sample of o.error_samples) console.log(`${''.padEnd(9)}  error: ${sample}`);
     }

@@ -105,7 +105,7 @@ export function readHs256(token: string, key: KeyObject): SignedClaims | null {
   return { claims: { sub, org }, exp, nbf };
 }
 
-/** The claims when `now` is inside the token's window (before `exp`, not before `nbf`), else null. */
+/** The claims when `now` is in the token's window (before `exp`, not before `nbf`), else null. */
 export function claimsAt(signed: SignedClaims | null, now: number): AccessClaims | null {
   if (signed === null || now >= signed.exp) return null;
   return signed.nbf === undefined || signed.nbf <= now ? signed.claims : null;

@@ -8,12 +8,13 @@ export interface VerifiedTokens<T> {
 /**
  * What `read` (the signature and claims, jwt.ts) said of access tokens already verified, so that
  * a client's next requests with the same token skip the HMAC and the JSON parses (about 7 % of a
- * mint's CPU in a profile under load, docs/benchmarks.md). Entries are keyed by the token's SHA-256, never by the token: no plaintext
- * token is kept, and a lookup compares digests, so how long it takes says nothing about a stored
- * token. Only tokens that verify are kept (what fails is read again each time, so a stream of bad
- * tokens cannot fill the map), at most `capacity` of them, the oldest dropped first. The claims are
- * what the token itself says, so keeping them changes no answer: the time window (`claimsAt`) is
- * checked on every request, and the member's role is still read from storage each time.
+ * mint's CPU in a profile under load, docs/benchmarks.md). Entries are keyed by the token's
+ * SHA-256, never by the token: no plaintext token is kept, and a lookup compares digests, so how
+ * long it takes says nothing about a stored token. Only tokens that verify are kept (what fails is
+ * read again each time, so a stream of bad tokens cannot fill the map), at most `capacity` of them,
+ * the oldest dropped first. The claims are what the token itself says, so keeping them changes no
+ * answer: the time window (`claimsAt`) is checked on every request, and the member's role is still
+ * read from storage each time.
  */
 export function verifiedTokens<T>(
   capacity: number,
