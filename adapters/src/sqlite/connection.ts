@@ -4,6 +4,7 @@ import { Checkpointer } from './checkpointer.js';
 import { openDriver, type Driver } from './driver.js';
 import { DurableCommits, type WalSync } from './durable-commits.js';
 import { GroupCommit, type BatchObserver } from './group-commit.js';
+import { MerkleTails } from './merkle-tails.js';
 
 export type { Sql, SqlParam } from '../sql/sql.js';
 
@@ -11,7 +12,8 @@ export type { Sql, SqlParam } from '../sql/sql.js';
  * The one read-write better-sqlite3 connection (WAL, synchronous=NORMAL with each commit's log
  * synced off the event loop, checkpoints on a worker thread, foreign keys on). Its write
  * transactions are group-committed (see group-commit.ts); `sql` is the raw handle, for migrations'
- * first statement and for tests; `commits` is what readers wait on (read-pool.ts).
+ * first statement and for tests; `commits` is what readers wait on (read-pool.ts); `tails` is the
+ * writer's copy of the Merkle trees' right edges (merkle-tails.ts).
  */
 export class Connection {
   private closed = false;
@@ -21,6 +23,7 @@ export class Connection {
     readonly writer: GroupCommit,
     readonly commits: DurableCommits,
     readonly checkpointer: Checkpointer,
+    readonly tails: MerkleTails,
   ) {}
 
   get sql(): Sql {
@@ -36,8 +39,16 @@ export class Connection {
     const driver = await openDriver(file, false);
     const commits = new DurableCommits(`${file}-wal`, walSync);
     const checkpointer = Checkpointer.start(file);
-    const writer = new GroupCommit(driver.sql, commits, checkpointer, onBatch, maxTransactions);
-    return new Connection(driver, writer, commits, checkpointer);
+    const tails = new MerkleTails();
+    const writer = new GroupCommit(
+      driver.sql,
+      commits,
+      checkpointer,
+      onBatch,
+      maxTransactions,
+      tails,
+    );
+    return new Connection(driver, writer, commits, checkpointer, tails);
   }
 
   /** Runs `fn` in its own savepoint of the next batch; settles once that batch is durable. */

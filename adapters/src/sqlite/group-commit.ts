@@ -14,6 +14,22 @@ type Outcome = Settled<unknown>;
 /** Told of each committed batch: how many transactions it held and seconds from BEGIN to durable. */
 export type BatchObserver = (transactions: number, seconds: number) => void;
 
+/**
+ * What the writer keeps beside the database (merkle-tails.ts), told where each batch and savepoint
+ * ends so it keeps only what committed. `began` runs right after BEGIN IMMEDIATE, under the lock.
+ */
+export interface BatchFollower {
+  began(sql: Sql): Promise<void>;
+  savepointEnded(kept: boolean): void;
+  batchEnded(committed: boolean): void;
+}
+
+const NO_FOLLOWER: BatchFollower = {
+  began: () => Promise.resolve(),
+  savepointEnded: () => undefined,
+  batchEnded: () => undefined,
+};
+
 /** Enough to amortize one fsync widely; small enough that one batch never holds the writer long. */
 export const MAX_GROUP_COMMIT = 256;
 
@@ -38,6 +54,7 @@ export class GroupCommit {
     private readonly checkpointer: Pick<Checkpointer, 'request'>,
     private readonly onBatch: BatchObserver = () => undefined,
     maxTransactions = MAX_GROUP_COMMIT,
+    private readonly follower: BatchFollower = NO_FOLLOWER,
   ) {
     this.queue = new BatchQueue({ max: maxTransactions, start: 'turn' }, (_key, batch) =>
       this.commit(batch),
@@ -60,14 +77,17 @@ export class GroupCommit {
     const started = process.hrtime.bigint();
     try {
       await this.sql.run('BEGIN IMMEDIATE');
+      await this.follower.began(this.sql);
       for (const fn of batch) outcomes.push(await this.savepoint(fn));
       await this.commits.commit(() => this.sql.run('COMMIT'));
     } catch (error) {
       // The batch itself failed (BEGIN, a savepoint's own statements, COMMIT or the log's sync):
       // nobody is answered that it is durable.
+      this.follower.batchEnded(false);
       await this.sql.run('ROLLBACK').catch(() => undefined);
       throw error;
     }
+    this.follower.batchEnded(true);
     this.onBatch(batch.length, Number(process.hrtime.bigint() - started) / 1e9);
     const pause = this.checkpointer.request();
     if (pause !== null) this.checkpointPause = pause.then(() => void (this.checkpointPause = null));
@@ -99,6 +119,7 @@ export class GroupCommit {
     // RELEASE keeps savepoints one deep: nested ones would journal each page once per level.
     if (!outcome.ok) await this.sql.run('ROLLBACK TO tx');
     await this.sql.run('RELEASE tx');
+    this.follower.savepointEnded(outcome.ok);
     return outcome;
   }
 

@@ -38,9 +38,11 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
     throw error;
   }
   const write: Storage['write'] = (fn) =>
-    connection.transaction((sql, endWith) =>
-      fn(writeTransaction(repositories(sql), held, endWith)),
-    );
+    connection.transaction((sql, endWith) => {
+      const repos = repositories(sql);
+      const merkle = connection.tails.around(repos.merkle);
+      return fn(writeTransaction({ ...repos, merkle }, held, endWith));
+    });
   const read: Storage['read'] = (fn) => pool.read((sql) => fn(repositories(sql)));
   return {
     read,
