@@ -51,6 +51,12 @@ export class Connection {
     return new Connection(driver, writer, commits, checkpointer, tails);
   }
 
+  /** `PRAGMA data_version` on this connection: it changes when another connection commits. */
+  async dataVersion(): Promise<number> {
+    const row = await this.driver.sql.get<{ data_version: number }>('PRAGMA data_version');
+    return row?.data_version ?? -1;
+  }
+
   /** Runs `fn` in its own savepoint of the next batch; settles once that batch is durable. */
   transaction<T>(fn: (sql: Sql, endWith: EndWith) => Promise<T>): Promise<T> {
     return this.writer.submit(fn);

@@ -36,7 +36,9 @@ describe('SQLite commits: durable before anyone sees them, checkpoints off the w
     const file = join(dir, 'db.sqlite');
     const connection = await Connection.open(file, undefined, undefined, sync);
     await connection.sql.exec('CREATE TABLE t (k TEXT PRIMARY KEY)');
-    const pool = await ReadPool.open(file, readers, connection.commits);
+    const pool = await ReadPool.open(file, readers, connection.commits, () =>
+      connection.dataVersion(),
+    );
     const count = () =>
       pool.read(async (sql) => (await sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM t'))!.n);
     const insert = (k: string) =>
@@ -56,6 +58,27 @@ describe('SQLite commits: durable before anyone sees them, checkpoints off the w
     held.waiting[0]!.done();
     await write;
     expect(await db.count()).toBe(1);
+    await db.connection.close();
+    await db.pool.close();
+  });
+
+  it("makes a read wait for the sync once another connection committed after the writer's COMMIT", async () => {
+    const held = heldSync();
+    const db = await open(held.sync);
+    const write = db.insert('a');
+    await until(() => held.waiting.length === 1);
+    // A second server on the same file commits (and answers its caller) while 'a' syncs.
+    const other = new Database(db.file);
+    other.prepare('INSERT INTO t (k) VALUES (?)').run('z');
+    other.close();
+    let read: number | undefined;
+    const reading = db.count().then((n) => (read = n));
+    await new Promise((resolve) => setImmediate(resolve));
+    // The snapshot pinned before 'a' would miss 'z'; a fresh one would see 'a' before it is durable.
+    expect(read).toBeUndefined();
+    held.waiting[0]!.done();
+    await Promise.all([write, reading]);
+    expect(read).toBe(2);
     await db.connection.close();
     await db.pool.close();
   });

@@ -11,6 +11,12 @@ const startSnapshot = (driver: Driver) => [driver.sql.run('BEGIN'), driver.sql.g
 
 type Commits = Pick<DurableCommits, 'pending' | 'aroundEachCommit'>;
 
+/**
+ * The writer connection's `PRAGMA data_version`: it changes when another connection commits (a
+ * second server on the same file, a maintenance command), never with the writer's own commits.
+ */
+export type WriterDataVersion = () => Promise<number>;
+
 /** Ends the connection's transaction with `statement`, or ROLLBACK if even that fails; never rejects. */
 const endTransaction = (driver: Driver, statement: 'COMMIT' | 'ROLLBACK') =>
   driver.sql
@@ -30,6 +36,9 @@ const endTransaction = (driver: Driver, statement: 'COMMIT' | 'ROLLBACK') =>
  * after another, its snapshot kept between them; a read that finds it busy waits for the sync.
  * One connection is enough: a read's statements run synchronously, so reads seldom overlap, and
  * pinning every idle connection cost three statements each per commit, most of them unused.
+ * Another connection may commit after the pinned snapshot was taken, and have answered its caller:
+ * a read that finds the writer's data_version changed since the pin leaves that snapshot and waits
+ * for the sync, as when it finds the connection busy.
  * A read that tries to write fails (the connection is read-only).
  */
 export class ReadPool {
@@ -42,10 +51,13 @@ export class ReadPool {
   private pinned: Driver | null = null;
   /** Counts COMMITs, so a read on the pinned snapshot knows whether its commit is still syncing. */
   private commitNumber = 0;
+  /** The writer's data_version when the pinned snapshot was taken. */
+  private pinnedVersion = -1;
 
   private constructor(
     private readonly drivers: Driver[],
     private readonly commits: Commits,
+    private readonly writerVersion: WriterDataVersion,
   ) {
     this.idle = [...drivers];
     commits.aroundEachCommit(
@@ -54,7 +66,12 @@ export class ReadPool {
     );
   }
 
-  static async open(file: string, size: number, commits: Commits): Promise<ReadPool> {
+  static async open(
+    file: string,
+    size: number,
+    commits: Commits,
+    writerVersion: WriterDataVersion,
+  ): Promise<ReadPool> {
     const drivers: Driver[] = [];
     try {
       for (let i = 0; i < size; i += 1) drivers.push(await openDriver(file, true));
@@ -62,7 +79,7 @@ export class ReadPool {
       await Promise.all(drivers.map((d) => d.close()));
       throw error;
     }
-    return new ReadPool(drivers, commits);
+    return new ReadPool(drivers, commits, writerVersion);
   }
 
   async read<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
@@ -70,9 +87,13 @@ export class ReadPool {
     this.active += 1;
     // The pinned snapshot is the state before the commit still syncing: durable, and all a read
     // that comes now may see (unpin ends it once that commit is durable).
-    const pinned = this.pinned;
+    let pinned = this.pinned;
     this.pinned = null;
     const pinnedAt = this.commitNumber;
+    if (pinned !== null && (await this.writerVersion()) !== this.pinnedVersion) {
+      this.endSnapshot(pinned, 'COMMIT');
+      pinned = null;
+    }
     const driver =
       pinned ?? this.idle.pop() ?? (await new Promise<Driver>((r) => this.waiting.push(r)));
     const handle = scoped(driver.sql);
@@ -124,10 +145,13 @@ export class ReadPool {
     const commit = this.commitNumber;
     const driver = this.idle.pop();
     if (driver === undefined) return;
-    void Promise.all(startSnapshot(driver)).then(
-      () => {
+    // Read inside the writer's transaction: the version of the state the snapshot holds.
+    const version = this.writerVersion();
+    void Promise.all([Promise.all(startSnapshot(driver)), version]).then(
+      ([, pinnedVersion]) => {
         if (this.commitNumber === commit && this.commits.pending !== null && !this.closed) {
           this.pinned = driver;
+          this.pinnedVersion = pinnedVersion;
         } else this.endSnapshot(driver, 'COMMIT');
       },
       () => this.endSnapshot(driver, 'ROLLBACK'),

@@ -32,7 +32,9 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
   let pool: ReadPool;
   try {
     await migrate(connection);
-    pool = await ReadPool.open(options.file, options.readers ?? 4, connection.commits);
+    pool = await ReadPool.open(options.file, options.readers ?? 4, connection.commits, () =>
+      connection.dataVersion(),
+    );
   } catch (error) {
     await connection.close();
     throw error;
