@@ -11,8 +11,8 @@ type Copies = Map<string, MerkleTail | null>;
  * tail back from the database each batch (two queries of about 50 µs in every batch of mints). The
  * copy is kept where the database is: an append's new tail goes into its savepoint's scope, into
  * the batch's when that savepoint is released, and into the committed copies only once the batch's
- * COMMIT succeeded. A savepoint rolled back drops its scope; a batch that failed drops every copy. Another
- * connection's commit (a second server on the same file, a maintenance command) changes
+ * COMMIT succeeded. A savepoint rolled back drops its scope; a batch that failed drops every copy.
+ * Another connection's commit (a second server on the same file, a maintenance command) changes
  * `PRAGMA data_version`, read in each batch under the write lock; every copy is then dropped.
  * A tree with no copy, or whose copy cannot follow an insert, is read from the database.
  */
@@ -28,7 +28,7 @@ export class MerkleTails {
     return { ...this.counts };
   }
 
-  /** A batch began (under the write lock): if another connection committed since, forget every copy. */
+  /** A batch began, under the write lock: another connection's commit since drops every copy. */
   async began(sql: Sql): Promise<void> {
     const row = await sql.get<{ data_version: number }>('PRAGMA data_version');
     const version = row?.data_version ?? null;

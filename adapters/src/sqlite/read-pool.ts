@@ -90,7 +90,9 @@ export class ReadPool {
     let pinned = this.pinned;
     this.pinned = null;
     const pinnedAt = this.commitNumber;
-    if (pinned !== null && (await this.writerVersion()) !== this.pinnedVersion) {
+    // A writer that cannot answer (closing) counts as changed: the read takes its own snapshot.
+    const changed = (version: number) => version !== this.pinnedVersion;
+    if (pinned !== null && (await this.writerVersion().then(changed, () => true))) {
       this.endSnapshot(pinned, 'COMMIT');
       pinned = null;
     }
