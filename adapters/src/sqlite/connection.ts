@@ -8,6 +8,9 @@ import { MerkleTails } from './merkle-tails.js';
 
 export type { Sql, SqlParam } from '../sql/sql.js';
 
+const dataVersion = async (sql: Sql): Promise<number> =>
+  (await sql.get<{ data_version: number }>('PRAGMA data_version'))?.data_version ?? -1;
+
 /**
  * The one read-write better-sqlite3 connection (WAL, synchronous=NORMAL with each commit's log
  * synced off the event loop, checkpoints on a worker thread, foreign keys on). Its write
@@ -39,22 +42,21 @@ export class Connection {
     const driver = await openDriver(file, false);
     const commits = new DurableCommits(`${file}-wal`, walSync);
     const checkpointer = Checkpointer.start(file);
-    const tails = new MerkleTails();
+    const tails = new MerkleTails(() => dataVersion(driver.sql));
     const writer = new GroupCommit(
       driver.sql,
       commits,
       checkpointer,
+      tails,
       onBatch,
       maxTransactions,
-      tails,
     );
     return new Connection(driver, writer, commits, checkpointer, tails);
   }
 
   /** `PRAGMA data_version` on this connection: it changes when another connection commits. */
-  async dataVersion(): Promise<number> {
-    const row = await this.driver.sql.get<{ data_version: number }>('PRAGMA data_version');
-    return row?.data_version ?? -1;
+  dataVersion(): Promise<number> {
+    return dataVersion(this.driver.sql);
   }
 
   /** Runs `fn` in its own savepoint of the next batch; settles once that batch is durable. */

@@ -19,16 +19,10 @@ export type BatchObserver = (transactions: number, seconds: number) => void;
  * ends so it keeps only what committed. `began` runs right after BEGIN IMMEDIATE, under the lock.
  */
 export interface BatchFollower {
-  began(sql: Sql): Promise<void>;
+  began(): Promise<void>;
   savepointEnded(kept: boolean): void;
   batchEnded(committed: boolean): void;
 }
-
-const NO_FOLLOWER: BatchFollower = {
-  began: () => Promise.resolve(),
-  savepointEnded: () => undefined,
-  batchEnded: () => undefined,
-};
 
 /** Enough to amortize one fsync widely; small enough that one batch never holds the writer long. */
 export const MAX_GROUP_COMMIT = 256;
@@ -52,9 +46,9 @@ export class GroupCommit {
     private readonly sql: Sql,
     private readonly commits: Pick<DurableCommits, 'commit'>,
     private readonly checkpointer: Pick<Checkpointer, 'request'>,
+    private readonly follower: BatchFollower,
     private readonly onBatch: BatchObserver = () => undefined,
     maxTransactions = MAX_GROUP_COMMIT,
-    private readonly follower: BatchFollower = NO_FOLLOWER,
   ) {
     this.queue = new BatchQueue({ max: maxTransactions, start: 'turn' }, (_key, batch) =>
       this.commit(batch),
@@ -77,7 +71,7 @@ export class GroupCommit {
     const started = process.hrtime.bigint();
     try {
       await this.sql.run('BEGIN IMMEDIATE');
-      await this.follower.began(this.sql);
+      await this.follower.began();
       for (const fn of batch) outcomes.push(await this.savepoint(fn));
       await this.commits.commit(() => this.sql.run('COMMIT'));
     } catch (error) {

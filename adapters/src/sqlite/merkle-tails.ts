@@ -1,5 +1,5 @@
 import type { MerkleNode, MerkleStorage, MerkleTail } from '@runledger/core/ports';
-import type { Sql } from '../sql/sql.js';
+import { rangeNodes } from '@runledger/verify/merkle';
 
 const treeKey = (orgId: string, log: string) => `${orgId}\u0000${log}`;
 
@@ -23,16 +23,18 @@ export class MerkleTails {
   private dataVersion: number | null = null;
   private readonly counts = { served: 0, read: 0 };
 
+  /** `readDataVersion` reads the writer's `PRAGMA data_version` (connection.ts). */
+  constructor(private readonly readDataVersion: () => Promise<number>) {}
+
   /** Tails served from the copy and read from the database, for tests and the bench. */
   get stats(): { served: number; read: number } {
     return { ...this.counts };
   }
 
   /** A batch began, under the write lock: another connection's commit since drops every copy. */
-  async began(sql: Sql): Promise<void> {
-    const row = await sql.get<{ data_version: number }>('PRAGMA data_version');
-    const version = row?.data_version ?? null;
-    if (version === null || version !== this.dataVersion) this.committed.clear();
+  async began(): Promise<void> {
+    const version = await this.readDataVersion();
+    if (version !== this.dataVersion) this.committed.clear();
     this.dataVersion = version;
   }
 
@@ -102,11 +104,10 @@ export function tailAfter(before: MerkleTail, nodes: readonly MerkleNode[]): Mer
   const size = before.size + leaves.length;
   const known = new Map<string, MerkleNode>();
   for (const node of [...before.nodes, ...nodes]) known.set(`${node.level}/${node.index}`, node);
+  // rangeNodes lists the edge's complete subtrees highest first; a tail holds them lowest first.
   const edge: MerkleNode[] = [];
-  for (let level = 0; 2 ** level <= size; level += 1) {
-    const count = Math.floor(size / 2 ** level);
-    if (count % 2 === 0) continue;
-    const node = known.get(`${level}/${count - 1}`);
+  for (const { level, index } of rangeNodes(0, size).reverse()) {
+    const node = known.get(`${level}/${index}`);
     if (node === undefined) return null;
     edge.push(node);
   }
