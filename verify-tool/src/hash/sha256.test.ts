@@ -34,6 +34,17 @@ describe('sha256', () => {
       { numRuns: 2000 },
     );
   });
+
+  it('hashes a string as its UTF-8 bytes, as node:crypto does', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 100 }), (text) => {
+        const expected = createHash('sha256').update(text, 'utf8').digest('hex');
+        expect(toHex(sha256(text))).toBe(expected);
+        expect(toHex(sha256Pure(text))).toBe(expected);
+      }),
+      { numRuns: 1000 },
+    );
+  });
 });
 
 describe('receiptLeafHash', () => {
