@@ -12,6 +12,8 @@
  *     [--skip read,mint,chain,flow,lease,sqlite]   (leaves those phases, or the SQLite engine, out)
  *     [--open-loop 1000,1500,2000,2500]   (also mints at each fixed offered rate, Poisson arrivals,
  *      latency from the scheduled arrival: p50, p99, p99.9; see open-loop.ts)
+ *     [--statements FILE]   (SQLite: each statement's µs per mint over the first open-loop rate's
+ *      window, timed inside the server; FILE receives the raw totals; see statement-report.ts)
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -22,6 +24,7 @@ import { openPostgresStorage, openSqliteStorage } from '@runledger/adapters';
 import type { Storage } from '@runledger/core/ports';
 import pg from 'pg';
 import { freePort, startBareHttpChild, startServerChild } from './child.js';
+import { statementTiming, type StatementLine } from './statement-report.js';
 import { processCpuSeconds, processesCpuSeconds } from './cpu.js';
 import { cpuReader, httpClient, type CpuReader, type Figures } from './load.js';
 import { driveOpenLoop, type OpenLoopFigures } from './open-loop.js';
@@ -40,6 +43,7 @@ const pgUrl = value('pg') ?? process.env['BENCH_DATABASE_URL'];
 const longChain = Number(value('chain') ?? (flag('long') ? 1_000_000 : 100_000));
 const serverMain = value('server') ?? fileURLToPath(new URL('../main.js', import.meta.url));
 const profileDir = value('profile');
+const statementsFile = value('statements');
 const skip = new Set((value('skip') ?? '').split(','));
 const jsonOut = value('json') ?? join(tmpdir(), `runledger-bench-http-${Date.now()}.json`);
 const openLoopRates = (value('open-loop') ?? '')
@@ -167,12 +171,20 @@ async function chainPhases(
   return chain;
 }
 
+/** The statement timing `--statements` asks for: SQLite's statements only. */
+function timingFor(engine: 'sqlite' | 'postgres') {
+  return engine === 'sqlite' && statementsFile !== undefined
+    ? statementTiming(statementsFile)
+    : undefined;
+}
+
 async function benchEngine(engine: 'sqlite' | 'postgres'): Promise<EngineResult> {
   const dir = await mkdtemp(join(tmpdir(), 'runledger-bench-http-'));
   try {
     return await withDatabase(engine, dir, async (dbEnv, open) => {
       const [mint, small, large, flow, openOrg] = await seedOrgs(engine, await open());
       const metricsPort = await freePort();
+      const timing = timingFor(engine);
       const server = await startServerChild(
         serverMain,
         {
@@ -181,8 +193,12 @@ async function benchEngine(engine: 'sqlite' | 'postgres'): Promise<EngineResult>
           DATA_DIR: dir,
           JWT_SECRET: 'bench-jwt-secret-0123456789abcdef0123',
           WORKER_REGISTRATION_KEY: REGISTRATION_KEY,
+          ...timing?.env,
         },
-        profileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`],
+        [
+          ...(profileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`]),
+          ...(timing?.nodeArgs ?? []),
+        ],
       );
       if (dbEnv['DATABASE_URL'] !== undefined) await analyze(dbEnv['DATABASE_URL']);
       const api = httpClient(server.url, 64);
@@ -232,6 +248,7 @@ async function benchEngine(engine: 'sqlite' | 'postgres'): Promise<EngineResult>
             `http://127.0.0.1:${metricsPort}/metrics`,
             await signIn(api, openOrg!.email),
             [...openOrg!.approved],
+            timing === undefined ? undefined : { ...timing, pid },
           );
           return { engine, phases, chain, open_loop: openLoop };
         });
@@ -278,6 +295,7 @@ async function mintOpenLoop(
   metricsUrl: string,
   auth: Record<string, string>,
   runs: string[],
+  timing?: Pick<ReturnType<typeof statementTiming>, 'start' | 'stop'> & { pid: number },
 ): Promise<MintOpenLoopFigures[]> {
   const client = httpClient(url, 1024, 4000);
   const figures: MintOpenLoopFigures[] = [];
@@ -293,10 +311,14 @@ async function mintOpenLoop(
     // mints would otherwise land in the first rate's tail.
     if (openLoopRates[0] !== undefined)
       await driveOpenLoop(openLoopRates[0], WARM_UP_SECONDS, mint);
-    for (const rate of openLoopRates) {
+    for (const [i, rate] of openLoopRates.entries()) {
+      const timed = i === 0 ? timing : undefined;
       const before = await writerCounters(metricsUrl);
+      await timed?.start(timed.pid);
       const result = await driveOpenLoop(rate, seconds, mint);
       const after = await writerCounters(metricsUrl);
+      if (timed !== undefined)
+        printStatements(rate, await timed.stop(timed.pid, after.mints - before.mints));
       const commits = after.commits - before.commits;
       console.log(`mint at ${rate}/s offered: p99 ${result.p99_ms.toFixed(1)} ms`);
       figures.push({
@@ -309,6 +331,18 @@ async function mintOpenLoop(
     client.close();
   }
   return figures;
+}
+
+/** The statements' microseconds per mint over one rate's window, the 15 largest and the total. */
+function printStatements(rate: number, lines: StatementLine[]): void {
+  const total = lines.reduce((sum, line) => sum + line.us_per_mint, 0);
+  console.log(`statements at ${rate}/s offered: ${total.toFixed(0)} µs per mint in all`);
+  for (const line of lines.slice(0, 15)) {
+    const calls = String(line.calls).padStart(8);
+    console.log(
+      `${line.us_per_mint.toFixed(1).padStart(8)} µs ${calls} calls  ${line.statement.slice(0, 110)}`,
+    );
+  }
 }
 
 /** `client 80, server 450`: CPU microseconds per operation by process. */
