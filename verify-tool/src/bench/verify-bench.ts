@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
@@ -115,7 +115,7 @@ async function honestFloor(path: string): Promise<number> {
       n += 1;
       if (n === 0) return;
       JSON.parse(buffer.toString('utf8', start, end));
-      createHash('sha256').update(buffer.subarray(start, end)).digest('hex');
+      hash('sha256', buffer.subarray(start, end), 'hex');
     });
     spare = buffer;
   });
