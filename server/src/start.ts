@@ -188,9 +188,10 @@ async function openStorage(
   metrics: Metrics,
   opened: Array<() => Promise<void>>,
 ): Promise<Storage> {
-  const onBatchCommit = (transactions: number, seconds: number) => {
+  const onBatchCommit = (transactions: number, seconds: number, syncSeconds: number) => {
     metrics.batchSize.observe(transactions);
     metrics.commitSeconds.observe(seconds);
+    metrics.logSyncSeconds.observe(syncSeconds);
   };
   const rawStorage =
     config.databaseUrl === null

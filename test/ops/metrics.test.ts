@@ -41,6 +41,7 @@ describe('metrics', () => {
       'runledger_storage_transaction_seconds_count',
       'runledger_storage_group_commit_batch_size_count',
       'runledger_storage_group_commit_seconds_bucket',
+      'runledger_storage_log_sync_seconds_bucket',
       'runledger_tribunal_tasks',
       'runledger_ledgers',
       'runledger_ledger_receipts_all',

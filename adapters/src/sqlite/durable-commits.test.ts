@@ -62,6 +62,35 @@ describe('SQLite commits: durable before anyone sees them, checkpoints off the w
     await db.pool.close();
   });
 
+  it('tells the batch observer how long each log sync took, within the commit that waited for it', async () => {
+    const held = heldSync();
+    const observed: { transactions: number; seconds: number; syncSeconds: number }[] = [];
+    const connection = await Connection.open(
+      join(dir, 'db.sqlite'),
+      (transactions, seconds, syncSeconds) => observed.push({ transactions, seconds, syncSeconds }),
+      undefined,
+      held.sync,
+    );
+    await connection.sql.exec('CREATE TABLE t (k TEXT PRIMARY KEY)');
+    const outerStart = process.hrtime.bigint();
+    const write = connection.transaction((sql) => sql.run('INSERT INTO t (k) VALUES (?)', ['a']));
+    await until(() => held.waiting.length === 1);
+    // The sync stays held for a few turns of the event loop: the observed sync cannot be shorter.
+    const heldFrom = process.hrtime.bigint();
+    for (let turn = 0; turn < 5; turn += 1) await new Promise((r) => setImmediate(r));
+    const heldFor = Number(process.hrtime.bigint() - heldFrom) / 1e9;
+    held.waiting[0]!.done();
+    await write;
+    const outer = Number(process.hrtime.bigint() - outerStart) / 1e9;
+    expect(observed).toHaveLength(1);
+    const [batch] = observed;
+    expect(batch!.transactions).toBe(1);
+    expect(batch!.syncSeconds).toBeGreaterThanOrEqual(heldFor);
+    expect(batch!.syncSeconds).toBeLessThanOrEqual(batch!.seconds);
+    expect(batch!.seconds).toBeLessThanOrEqual(outer);
+    await connection.close();
+  });
+
   it("makes a read wait for the sync once another connection committed after the writer's COMMIT", async () => {
     const held = heldSync();
     const db = await open(held.sync);

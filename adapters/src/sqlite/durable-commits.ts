@@ -32,15 +32,18 @@ export class DurableCommits {
     private readonly sync: WalSync = datasync,
   ) {}
 
-  /** Runs `commit` (the batch's COMMIT), then syncs the log; held meanwhile (`pending`). */
-  async commit(commit: () => Promise<unknown>): Promise<void> {
+  /**
+   * Runs `commit` (the batch's COMMIT), then syncs the log; held meanwhile (`pending`). Resolves
+   * with the seconds the sync took: the disk's part of the commit.
+   */
+  async commit(commit: () => Promise<unknown>): Promise<number> {
     if (this.broken !== null) throw new StorageFaultError('database_unreachable', this.broken);
     let release = (): void => undefined;
     this.holding = new Promise<void>((resolve) => (release = resolve));
     for (const listener of this.listeners) listener.before();
     try {
       await commit();
-      await this.syncLog();
+      return await this.syncLog();
     } finally {
       this.holding = null;
       for (const listener of this.listeners) listener.after();
@@ -67,12 +70,15 @@ export class DurableCommits {
     this.wal = null;
   }
 
-  private async syncLog(): Promise<void> {
+  /** Syncs the log; the seconds the sync itself took (opening the file once is not counted). */
+  private async syncLog(): Promise<number> {
     try {
       // The log file exists once the first commit has written to it; it is never replaced while
       // the writer is open (SQLite rewrites it in place after a checkpoint).
       this.wal ??= await open(this.walFile, 'r');
+      const started = process.hrtime.bigint();
       await this.sync(this.wal);
+      return Number(process.hrtime.bigint() - started) / 1e9;
     } catch (error) {
       this.broken = error instanceof Error ? error : new Error(String(error));
       throw new StorageFaultError('outcome_unknown', error);

@@ -11,8 +11,11 @@ type Transaction = (sql: Sql, endWith: EndWith) => Promise<unknown>;
 
 type Outcome = Settled<unknown>;
 
-/** Told of each committed batch: how many transactions it held and seconds from BEGIN to durable. */
-export type BatchObserver = (transactions: number, seconds: number) => void;
+/**
+ * Told of each committed batch: how many transactions it held, the seconds from BEGIN to durable,
+ * and the seconds of those the write-ahead log's sync took (the disk's part).
+ */
+export type BatchObserver = (transactions: number, seconds: number, syncSeconds: number) => void;
 
 /**
  * What the writer keeps beside the database (merkle-tails.ts), told where each batch and savepoint
@@ -69,11 +72,12 @@ export class GroupCommit {
     const outcomes: Outcome[] = [];
     if (this.checkpointPause !== null) await this.checkpointPause;
     const started = process.hrtime.bigint();
+    let syncSeconds: number;
     try {
       await this.sql.run('BEGIN IMMEDIATE');
       await this.follower.began();
       for (const fn of batch) outcomes.push(await this.savepoint(fn));
-      await this.commits.commit(() => this.sql.run('COMMIT'));
+      syncSeconds = await this.commits.commit(() => this.sql.run('COMMIT'));
     } catch (error) {
       // The batch itself failed (BEGIN, a savepoint's own statements, COMMIT or the log's sync):
       // nobody is answered that it is durable.
@@ -82,7 +86,7 @@ export class GroupCommit {
       throw error;
     }
     this.follower.batchEnded(true);
-    this.onBatch(batch.length, Number(process.hrtime.bigint() - started) / 1e9);
+    this.onBatch(batch.length, Number(process.hrtime.bigint() - started) / 1e9, syncSeconds);
     const pause = this.checkpointer.request();
     if (pause !== null) this.checkpointPause = pause.then(() => void (this.checkpointPause = null));
     return outcomes;

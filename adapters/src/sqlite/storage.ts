@@ -16,7 +16,7 @@ export interface SqliteStorageOptions {
   file: string;
   /** Read-only connections serving `read` (default 4). */
   readers?: number;
-  /** Told of each group-commit batch (its transactions and commit seconds), for metrics. */
+  /** Told of each group-commit batch (its transactions, commit and log sync seconds), for metrics. */
   onBatchCommit?: BatchObserver;
   /** How much work may share a transaction (and, here, a group commit). */
   batching?: BatchLimits;

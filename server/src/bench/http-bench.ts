@@ -28,6 +28,13 @@ import { statementTiming, type StatementLine } from './statement-report.js';
 import { processCpuSeconds, processesCpuSeconds } from './cpu.js';
 import { cpuReader, httpClient, type CpuReader, type Figures } from './load.js';
 import { driveOpenLoop, type OpenLoopFigures } from './open-loop.js';
+import {
+  logSyncText,
+  logSyncWindow,
+  syncBuckets,
+  type LogSyncWindow,
+  type SyncBuckets,
+} from './log-sync.js';
 import { authenticatedRead, fullFlow, health, leaseFlow, mintOnly, signIn } from './phases.js';
 import { seed, type SeededOrg } from './seed.js';
 
@@ -58,6 +65,8 @@ const WARM_UP_SECONDS = 2;
 /** An open-loop rate's figures and, on SQLite, the mints per group commit (null on PostgreSQL). */
 type MintOpenLoopFigures = OpenLoopFigures & {
   mints_per_commit: number | null;
+  /** The write-ahead log's syncs during the window (SQLite; null on PostgreSQL). */
+  log_syncs: LogSyncWindow | null;
   /** The floor: p99 of GET /health on node:http alone, offered at the same rate in the same run. */
   floor_p99_ms: number;
 };
@@ -263,7 +272,9 @@ async function benchEngine(engine: 'sqlite' | 'postgres'): Promise<EngineResult>
 }
 
 /** Receipts minted and group-commit batches (SQLite's; none on PostgreSQL) so far, from /metrics. */
-async function writerCounters(metricsUrl: string): Promise<{ mints: number; commits: number }> {
+async function writerCounters(
+  metricsUrl: string,
+): Promise<{ mints: number; commits: number; syncs: SyncBuckets }> {
   const text = await (await fetch(metricsUrl)).text();
   const sample = (name: string) => {
     const line = text.split('\n').find((l) => l.startsWith(`${name} `));
@@ -272,6 +283,7 @@ async function writerCounters(metricsUrl: string): Promise<{ mints: number; comm
   return {
     mints: sample('runledger_receipts_minted_total'),
     commits: sample('runledger_storage_group_commit_batch_size_count'),
+    syncs: syncBuckets(text),
   };
 }
 
@@ -324,6 +336,7 @@ async function mintOpenLoop(
       figures.push({
         ...result,
         mints_per_commit: commits === 0 ? null : (after.mints - before.mints) / commits,
+        log_syncs: logSyncWindow(before.syncs, after.syncs),
         floor_p99_ms: await bareOpenLoopP99(rate),
       });
     }
@@ -367,7 +380,7 @@ function printTable(results: EngineResult[]): void {
     }
     for (const o of r.open_loop) {
       console.log(
-        `${r.engine.padEnd(9)}${`mint at ${o.offered_rate}/s offered`.padEnd(28)}${pad(o.achieved_rate.toFixed(0), 9)}${pad(o.p50_ms.toFixed(2), 9)}${pad(o.p99_ms.toFixed(2), 9)}${pad((o.p99_ms / o.floor_p99_ms).toFixed(1), 9)}${pad(String(o.errors), 8)}   ${cpuText(o.cpu_us_per_op)}; floor p99 ${o.floor_p99_ms.toFixed(2)} ms; p99.9 ${o.p999_ms.toFixed(2)} ms; generator lag at worst ${o.max_send_lag_ms.toFixed(1)} ms${o.mints_per_commit === null ? '' : `; ${o.mints_per_commit.toFixed(1)} mints per commit`}`,
+        `${r.engine.padEnd(9)}${`mint at ${o.offered_rate}/s offered`.padEnd(28)}${pad(o.achieved_rate.toFixed(0), 9)}${pad(o.p50_ms.toFixed(2), 9)}${pad(o.p99_ms.toFixed(2), 9)}${pad((o.p99_ms / o.floor_p99_ms).toFixed(1), 9)}${pad(String(o.errors), 8)}   ${cpuText(o.cpu_us_per_op)}; floor p99 ${o.floor_p99_ms.toFixed(2)} ms; p99.9 ${o.p999_ms.toFixed(2)} ms; generator lag at worst ${o.max_send_lag_ms.toFixed(1)} ms${o.mints_per_commit === null ? '' : `; ${o.mints_per_commit.toFixed(1)} mints per commit`}${logSyncText(o.log_syncs)}`,
       );
       for (const sample of o.error_samples) console.log(`${''.padEnd(9)}  error: ${sample}`);
     }

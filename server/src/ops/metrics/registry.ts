@@ -63,6 +63,12 @@ export function createMetrics() {
       buckets: SECONDS,
       registers,
     }),
+    logSyncSeconds: new Histogram({
+      name: 'runledger_storage_log_sync_seconds',
+      help: "The write-ahead log's sync (fdatasync) of each group-commit batch, part of its commit time (SQLite)",
+      buckets: SECONDS,
+      registers,
+    }),
   };
 }
 
