@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 
 /** What statement-timing.ts writes: totals by connection, method and SQL text over one window. */
-interface StatementTotals {
+export interface StatementTotals {
   seconds: number;
   statements: { connection: string; method: string; sql: string; calls: number; ms: number }[];
 }
@@ -31,7 +31,7 @@ export function statementTiming(file: string) {
     },
     stop: async (pid: number, mints: number): Promise<StatementLine[]> => {
       process.kill(pid, 'SIGUSR2');
-      return report(await written(file), mints);
+      return statementReport(await written(file), mints);
     },
   };
 }
@@ -47,7 +47,7 @@ async function written(file: string): Promise<StatementTotals> {
 }
 
 /** Statements grouped by shape (an IN list or VALUES rows of any length count as one), largest first. */
-function report(totals: StatementTotals, mints: number): StatementLine[] {
+export function statementReport(totals: StatementTotals, mints: number): StatementLine[] {
   const lines = new Map<string, StatementLine>();
   for (const s of totals.statements) {
     const shape = s.sql
