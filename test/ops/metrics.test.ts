@@ -42,6 +42,7 @@ describe('metrics', () => {
       'runledger_storage_group_commit_batch_size_count',
       'runledger_storage_group_commit_seconds_bucket',
       'runledger_storage_log_sync_seconds_bucket',
+      'runledger_event_loop_busy_seconds_total',
       'runledger_tribunal_tasks',
       'runledger_ledgers',
       'runledger_ledger_receipts_all',
@@ -51,6 +52,18 @@ describe('metrics', () => {
     ]) {
       expect(names, name).toContain(name);
     }
+  });
+
+  it("counts the event loop's busy seconds: growing with work, never faster than the clock", async () => {
+    const busy = async () =>
+      valueOf(await scrape(metricsUrl), 'runledger_event_loop_busy_seconds_total');
+    const first = await busy();
+    const started = performance.now();
+    await newProject(main, owner.token);
+    const second = await busy();
+    const wallSeconds = (performance.now() - started) / 1000;
+    expect(second).toBeGreaterThan(first);
+    expect(second - first).toBeLessThanOrEqual(wallSeconds);
   });
 
   it('counts requests by route template and status, never by raw path', async () => {

@@ -67,6 +67,11 @@ type MintOpenLoopFigures = OpenLoopFigures & {
   mints_per_commit: number | null;
   /** The write-ahead log's syncs during the window (SQLite; null on PostgreSQL). */
   log_syncs: LogSyncWindow | null;
+  /**
+   * The share of the window the server's main thread was busy (its event loop's utilization): near
+   * one, the CPU, not the disk, sets the tail.
+   */
+  main_thread_busy: number;
   /** The floor: p99 of GET /health on node:http alone, offered at the same rate in the same run. */
   floor_p99_ms: number;
 };
@@ -274,7 +279,7 @@ async function benchEngine(engine: 'sqlite' | 'postgres'): Promise<EngineResult>
 /** Receipts minted and group-commit batches (SQLite's; none on PostgreSQL) so far, from /metrics. */
 async function writerCounters(
   metricsUrl: string,
-): Promise<{ mints: number; commits: number; syncs: SyncBuckets }> {
+): Promise<{ mints: number; commits: number; syncs: SyncBuckets; loopBusy: number; at: number }> {
   const text = await (await fetch(metricsUrl)).text();
   const sample = (name: string) => {
     const line = text.split('\n').find((l) => l.startsWith(`${name} `));
@@ -284,6 +289,8 @@ async function writerCounters(
     mints: sample('runledger_receipts_minted_total'),
     commits: sample('runledger_storage_group_commit_batch_size_count'),
     syncs: syncBuckets(text),
+    loopBusy: sample('runledger_event_loop_busy_seconds_total'),
+    at: performance.now(),
   };
 }
 
@@ -337,6 +344,7 @@ async function mintOpenLoop(
         ...result,
         mints_per_commit: commits === 0 ? null : (after.mints - before.mints) / commits,
         log_syncs: logSyncWindow(before.syncs, after.syncs),
+        main_thread_busy: ((after.loopBusy - before.loopBusy) * 1000) / (after.at - before.at),
         floor_p99_ms: await bareOpenLoopP99(rate),
       });
     }
@@ -380,7 +388,7 @@ function printTable(results: EngineResult[]): void {
     }
     for (const o of r.open_loop) {
       console.log(
-        `${r.engine.padEnd(9)}${`mint at ${o.offered_rate}/s offered`.padEnd(28)}${pad(o.achieved_rate.toFixed(0), 9)}${pad(o.p50_ms.toFixed(2), 9)}${pad(o.p99_ms.toFixed(2), 9)}${pad((o.p99_ms / o.floor_p99_ms).toFixed(1), 9)}${pad(String(o.errors), 8)}   ${cpuText(o.cpu_us_per_op)}; floor p99 ${o.floor_p99_ms.toFixed(2)} ms; p99.9 ${o.p999_ms.toFixed(2)} ms; generator lag at worst ${o.max_send_lag_ms.toFixed(1)} ms${o.mints_per_commit === null ? '' : `; ${o.mints_per_commit.toFixed(1)} mints per commit`}${logSyncText(o.log_syncs)}`,
+        `${r.engine.padEnd(9)}${`mint at ${o.offered_rate}/s offered`.padEnd(28)}${pad(o.achieved_rate.toFixed(0), 9)}${pad(o.p50_ms.toFixed(2), 9)}${pad(o.p99_ms.toFixed(2), 9)}${pad((o.p99_ms / o.floor_p99_ms).toFixed(1), 9)}${pad(String(o.errors), 8)}   ${cpuText(o.cpu_us_per_op)}; floor p99 ${o.floor_p99_ms.toFixed(2)} ms; p99.9 ${o.p999_ms.toFixed(2)} ms; generator lag at worst ${o.max_send_lag_ms.toFixed(1)} ms${o.mints_per_commit === null ? '' : `; ${o.mints_per_commit.toFixed(1)} mints per commit`}; main thread ${(o.main_thread_busy * 100).toFixed(0)} % busy${logSyncText(o.log_syncs)}`,
       );
       for (const sample of o.error_samples) console.log(`${''.padEnd(9)}  error: ${sample}`);
     }

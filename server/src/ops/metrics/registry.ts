@@ -1,4 +1,5 @@
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { eventLoopBusySeconds } from './event-loop.js';
 
 /** Seconds: from a fast read (0.5 ms) to a slow request (10 s). */
 const SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -13,8 +14,19 @@ export function createMetrics() {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
+  let loopBusyCounted = 0;
   return {
     registry,
+    eventLoopBusy: new Counter({
+      name: 'runledger_event_loop_busy_seconds_total',
+      help: "Seconds the main thread's event loop spent running, not waiting for I/O: near one a second, the server is at capacity",
+      registers,
+      collect() {
+        const busy = eventLoopBusySeconds();
+        this.inc(busy - loopBusyCounted);
+        loopBusyCounted = busy;
+      },
+    }),
     httpRequests: new Counter({
       name: 'runledger_http_requests_total',
       help: 'HTTP requests answered, by API, method, declared route template and status',
