@@ -276,7 +276,10 @@ async function benchEngine(engine: 'sqlite' | 'postgres'): Promise<EngineResult>
   }
 }
 
-/** Receipts minted and group-commit batches (SQLite's; none on PostgreSQL) so far, from /metrics. */
+/**
+ * Receipts minted, group-commit batches and log syncs (SQLite's; none on PostgreSQL) and the main
+ * thread's busy seconds so far, from /metrics, and when they were read.
+ */
 async function writerCounters(
   metricsUrl: string,
 ): Promise<{ mints: number; commits: number; syncs: SyncBuckets; loopBusy: number; at: number }> {
