@@ -42,8 +42,8 @@ export const REDACT_PATHS: readonly string[] = [
 
 /**
  * Credentials never reach the log, whatever object a caller passes in. `destination` defaults to
- * stdout as JSON lines; `prettyDestination()` is what LOG_FORMAT=pretty uses; tests pass a stream to
- * read every line back.
+ * stdout as JSON lines (jsonLinesOnStdout); `prettyDestination()` is what LOG_FORMAT=pretty uses;
+ * tests pass a stream to read every line back.
  */
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   const options = {
@@ -51,7 +51,19 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
     base: { service: 'runledger' },
     redact: { paths: [...REDACT_PATHS], censor: '[redacted]' },
   };
-  return destination ? pino(options, destination) : pino(options);
+  return pino(options, destination ?? jsonLinesOnStdout());
+}
+
+/**
+ * Stdout written off the event loop: each line joins a buffer that the thread pool writes while the
+ * server goes on, and lines logged during one write leave together in the next. pino's default
+ * writes every line synchronously, one `write(2)` per request on the thread that serves them all
+ * (docs/decisions.md). What is still buffered is written synchronously when the process exits,
+ * by `process.exit` or an uncaught error; only an end with no exit event (SIGKILL, a signal with
+ * no handler, Node itself failing) loses it.
+ */
+function jsonLinesOnStdout(): DestinationStream {
+  return pino.destination({ dest: process.stdout.fd, sync: false });
 }
 
 /** Human-readable lines on stdout (pino-pretty), written synchronously so nothing is lost at exit. */

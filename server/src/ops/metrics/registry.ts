@@ -14,19 +14,9 @@ export function createMetrics() {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
-  let loopBusyCounted = 0;
+  registerEventLoopBusy(registers);
   return {
     registry,
-    eventLoopBusy: new Counter({
-      name: 'runledger_event_loop_busy_seconds_total',
-      help: "Seconds the main thread's event loop spent running, not waiting for I/O: near one a second, the server is at capacity",
-      registers,
-      collect() {
-        const busy = eventLoopBusySeconds();
-        this.inc(busy - loopBusyCounted);
-        loopBusyCounted = busy;
-      },
-    }),
     httpRequests: new Counter({
       name: 'runledger_http_requests_total',
       help: 'HTTP requests answered, by API, method, declared route template and status',
@@ -85,3 +75,18 @@ export function createMetrics() {
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
+
+/** The main thread's busy seconds, read at each scrape; nothing reads the counter in between. */
+function registerEventLoopBusy(registers: Registry[]): void {
+  let counted = 0;
+  new Counter({
+    name: 'runledger_event_loop_busy_seconds_total',
+    help: "Seconds the main thread's event loop spent running, not waiting for I/O: near one a second, the server is at capacity",
+    registers,
+    collect() {
+      const busy = eventLoopBusySeconds();
+      this.inc(busy - counted);
+      counted = busy;
+    },
+  });
+}
