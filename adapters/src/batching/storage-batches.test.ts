@@ -99,11 +99,24 @@ describe('storageBatches', () => {
     );
   });
 
-  it('starts an idle key at once and shares one transaction among the asks that arrive while it runs', async () => {
+  it("starts an idle key's writes at once and shares one transaction among the asks that arrive while it runs", async () => {
+    const world = fake();
+    const write = storageBatches(world.transactions).writeBatches(lookups('write'));
+    const answers = await Promise.all(['a', 'b', 'a', 'c', 'a'].map((key) => write('k', key)));
+    expect(answers).toEqual(['write:a@0', 'write:b@0', 'write:a@0', 'write:c@0', 'write:a@0']);
+    expect(world.started.map((t) => t.keys)).toEqual([['a'], ['b', 'a', 'c', 'a']]);
+  });
+
+  it("starts an idle key's reads once the turn has run, so the asks of one turn share one transaction", async () => {
     const world = fake();
     const read = storageBatches(world.transactions).readBatches(lookups('read'));
-    const answers = await Promise.all(['a', 'b', 'a', 'c', 'a'].map((key) => read('k', key)));
-    expect(answers).toEqual(['read:a@0', 'read:b@0', 'read:a@0', 'read:c@0', 'read:a@0']);
-    expect(world.started.map((t) => t.keys)).toEqual([['a'], ['b', 'a', 'c', 'a']]);
+    const first = Promise.all(['a', 'b', 'a'].map((key) => read('k', key)));
+    // Asked in the same turn, before any transaction: nothing has started yet.
+    expect(world.started).toEqual([]);
+    world.bump();
+    const second = Promise.all(['c', 'a'].map((key) => read('k', key)));
+    expect(await first).toEqual(['read:a@1', 'read:b@1', 'read:a@1']);
+    expect(await second).toEqual(['read:c@1', 'read:a@1']);
+    expect(world.started.map((t) => t.keys)).toEqual([['a', 'b', 'a', 'c', 'a']]);
   });
 });

@@ -22,8 +22,12 @@ export const DEFAULT_BATCH_LIMITS: Required<BatchLimits> = {
 
 /**
  * The port's batched transactions over an engine's `read` and `write`: every batcher made here is
- * a BatchQueue (queue.ts) whose batch runs in one transaction, started at once for an idle key (a
- * lone ask never waits) and as large as the load makes it.
+ * a BatchQueue (queue.ts) whose batch runs in one transaction, as large as the load makes it. An
+ * idle key's writes start at once (a lone ask never waits); its reads start once the current turn
+ * of the event loop has run, so the lookups of requests parsed from one read of the sockets share
+ * one read transaction. SQLite answers a read before the next ask is even parsed, so without that
+ * turn its reads would never share one; on PostgreSQL it spares the first lookup a transaction of
+ * its own. A turn is no timer: the wait is the rest of that turn's callbacks.
  */
 export function storageBatches(
   transactions: Pick<Storage, 'read' | 'write'>,
@@ -38,7 +42,7 @@ export function storageBatches(
       return (key: string, ask: A) => queue.submit(key, ask);
     },
     readBatches<A, R>(apply: BatchApply<Repositories, A, R>) {
-      const queue = new BatchQueue<A, R>({ max: readAsks, start: 'now' }, (key, asks) =>
+      const queue = new BatchQueue<A, R>({ max: readAsks, start: 'turn' }, (key, asks) =>
         transactions.read((tx) => apply(tx, key, asks)),
       );
       return (key: string, ask: A) => queue.submit(key, ask);

@@ -134,7 +134,11 @@ export interface Storage {
   writeBatches<A, R>(
     apply: BatchApply<WriteTransaction, A, R>,
   ): (key: string, ask: A) => Promise<R>;
-  /** A batched reader, as `writeBatches` with a read transaction: each ask's snapshot is taken after it was asked. */
+  /**
+   * A batched reader, as `writeBatches` with a read transaction, except that an idle key's first
+   * ask starts its transaction once the current turn of the event loop has run (no timer), so the
+   * asks of one turn share it. Each ask's snapshot is taken after it was asked.
+   */
   readBatches<A, R>(apply: BatchApply<Repositories, A, R>): (key: string, ask: A) => Promise<R>;
   close(): Promise<void>;
 }
