@@ -74,6 +74,11 @@ type MintOpenLoopFigures = OpenLoopFigures & {
   main_thread_busy: number;
   /** The floor: p99 of GET /health on node:http alone, offered at the same rate in the same run. */
   floor_p99_ms: number;
+  /**
+   * The same floor's CPU microseconds per request, in node:http's process: what the machine charges
+   * for receiving and answering one request at this rate, before any of the service's own work.
+   */
+  floor_cpu_us_per_op: number | null;
 };
 
 interface EngineResult {
@@ -297,14 +302,27 @@ async function writerCounters(
   };
 }
 
-/** p99 of GET /health on node:http alone, in its own process, offered at `rate` like the mints. */
-async function bareOpenLoopP99(rate: number): Promise<number> {
+/**
+ * p99 and CPU per request of GET /health on node:http alone, in its own process, offered at `rate`
+ * like the mints.
+ */
+async function bareOpenLoopFloor(
+  rate: number,
+): Promise<Pick<MintOpenLoopFigures, 'floor_p99_ms' | 'floor_cpu_us_per_op'>> {
   const bare = await startBareHttpChild();
   const client = httpClient(bare.url, 1024, 4000);
   const get = async () => (await client.request('GET', '/health')).status === 200;
+  const barePid = bare.process.pid ?? -1;
   try {
     await driveOpenLoop(rate, 1, get);
-    return (await driveOpenLoop(rate, seconds, get)).p99_ms;
+    const floor = await cpuReader.run(
+      async () => ({ server: await processCpuSeconds(barePid) }),
+      () => driveOpenLoop(rate, seconds, get),
+    );
+    return {
+      floor_p99_ms: floor.p99_ms,
+      floor_cpu_us_per_op: floor.cpu_us_per_op['server'] ?? null,
+    };
   } finally {
     client.close();
     await bare.stop();
@@ -348,7 +366,7 @@ async function mintOpenLoop(
         mints_per_commit: commits === 0 ? null : (after.mints - before.mints) / commits,
         log_syncs: logSyncWindow(before.syncs, after.syncs),
         main_thread_busy: ((after.loopBusy - before.loopBusy) * 1000) / (after.at - before.at),
-        floor_p99_ms: await bareOpenLoopP99(rate),
+        ...(await bareOpenLoopFloor(rate)),
       });
     }
   } finally {
@@ -367,6 +385,18 @@ function printStatements(rate: number, lines: StatementLine[]): void {
       `${line.us_per_mint.toFixed(1).padStart(8)} µs ${calls} calls  ${line.statement.slice(0, 110)}`,
     );
   }
+}
+
+/** `62 µs of CPU per request (server ÷ floor 8.1)`: node:http's CPU per request at the mints' rate. */
+function floorCpuText(o: MintOpenLoopFigures): string {
+  const floor = o.floor_cpu_us_per_op;
+  const server = o.cpu_us_per_op['server'];
+  if (floor === null || floor <= 0) return 'an unread CPU per request';
+  const ratio =
+    server === null || server === undefined
+      ? ''
+      : ` (server ÷ floor ${(server / floor).toFixed(1)})`;
+  return `${floor.toFixed(0)} µs of CPU per request${ratio}`;
 }
 
 /** `client 80, server 450`: CPU microseconds per operation by process. */
@@ -391,7 +421,7 @@ function printTable(results: EngineResult[]): void {
     }
     for (const o of r.open_loop) {
       console.log(
-        `${r.engine.padEnd(9)}${`mint at ${o.offered_rate}/s offered`.padEnd(28)}${pad(o.achieved_rate.toFixed(0), 9)}${pad(o.p50_ms.toFixed(2), 9)}${pad(o.p99_ms.toFixed(2), 9)}${pad((o.p99_ms / o.floor_p99_ms).toFixed(1), 9)}${pad(String(o.errors), 8)}   ${cpuText(o.cpu_us_per_op)}; floor p99 ${o.floor_p99_ms.toFixed(2)} ms; p99.9 ${o.p999_ms.toFixed(2)} ms; generator lag at worst ${o.max_send_lag_ms.toFixed(1)} ms${o.mints_per_commit === null ? '' : `; ${o.mints_per_commit.toFixed(1)} mints per commit`}; main thread ${(o.main_thread_busy * 100).toFixed(0)} % busy${logSyncText(o.log_syncs)}`,
+        `${r.engine.padEnd(9)}${`mint at ${o.offered_rate}/s offered`.padEnd(28)}${pad(o.achieved_rate.toFixed(0), 9)}${pad(o.p50_ms.toFixed(2), 9)}${pad(o.p99_ms.toFixed(2), 9)}${pad((o.p99_ms / o.floor_p99_ms).toFixed(1), 9)}${pad(String(o.errors), 8)}   ${cpuText(o.cpu_us_per_op)}; floor p99 ${o.floor_p99_ms.toFixed(2)} ms at ${floorCpuText(o)}; p99.9 ${o.p999_ms.toFixed(2)} ms; generator lag at worst ${o.max_send_lag_ms.toFixed(1)} ms${o.mints_per_commit === null ? '' : `; ${o.mints_per_commit.toFixed(1)} mints per commit`}; main thread ${(o.main_thread_busy * 100).toFixed(0)} % busy${logSyncText(o.log_syncs)}`,
       );
       for (const sample of o.error_samples) console.log(`${''.padEnd(9)}  error: ${sample}`);
     }
