@@ -154,17 +154,19 @@ function seedOrgs(engine: 'sqlite' | 'postgres', storage: Storage) {
   ]).finally(() => storage.close());
 }
 
+/** Runs `measure` with node:http's own process as the `server` whose CPU each phase reads. */
+function onBareCpu<T>(bare: { process: { pid?: number } }, measure: () => Promise<T>): Promise<T> {
+  const pid = bare.process.pid ?? -1;
+  return cpuReader.run(async () => ({ server: await processCpuSeconds(pid) }), measure);
+}
+
 /** GET /health on node:http alone: the platform's floor every phase's ratio divides by. */
 async function bareHealth(): Promise<Figures> {
   const bare = await startBareHttpChild();
   const bareApi = httpClient(bare.url, 64);
   try {
-    const barePid = bare.process.pid ?? -1;
     await health(bareApi, 1);
-    return await cpuReader.run(
-      async () => ({ server: await processCpuSeconds(barePid) }),
-      () => health(bareApi, seconds),
-    );
+    return await onBareCpu(bare, () => health(bareApi, seconds));
   } finally {
     bareApi.close();
     await bare.stop();
@@ -312,13 +314,9 @@ async function bareOpenLoopFloor(
   const bare = await startBareHttpChild();
   const client = httpClient(bare.url, 1024, 4000);
   const get = async () => (await client.request('GET', '/health')).status === 200;
-  const barePid = bare.process.pid ?? -1;
   try {
     await driveOpenLoop(rate, 1, get);
-    const floor = await cpuReader.run(
-      async () => ({ server: await processCpuSeconds(barePid) }),
-      () => driveOpenLoop(rate, seconds, get),
-    );
+    const floor = await onBareCpu(bare, () => driveOpenLoop(rate, seconds, get));
     return {
       floor_p99_ms: floor.p99_ms,
       floor_cpu_us_per_op: floor.cpu_us_per_op['server'] ?? null,
